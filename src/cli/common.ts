@@ -1,0 +1,86 @@
+import { usageError } from '../core/errors.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import { DEFAULT_MAX_DOC_BYTES, type ReaderOptions } from '../io/documents.js';
+import { bool, list, num, str, type FlagSpec, type ParsedArgs } from './args.js';
+import type { CliIO } from './command.js';
+
+export const readerFlags: FlagSpec[] = [
+  { name: 'format', type: 'string', choices: ['auto', 'text', 'jsonl'], default: 'auto', arg: 'FMT', help: 'Input format: text (documents separated by blank lines), jsonl, or auto (jsonl for *.jsonl[.gz]/*.ndjson, else text)' },
+  { name: 'text-field', type: 'string', default: 'text', arg: 'NAME', help: 'JSONL field holding the text; other fields are carried to JSONL output' },
+  { name: 'doc-per-line', type: 'boolean', help: 'Plain text: one document per line' },
+  { name: 'strict', type: 'boolean', help: 'Fail on the first bad JSONL line instead of skipping and counting it' },
+  { name: 'max-doc-bytes', type: 'int', arg: 'N', default: DEFAULT_MAX_DOC_BYTES, help: 'Skip (and count) documents larger than N bytes, keeping memory bounded' },
+];
+
+export const embedderFlags: FlagSpec[] = [
+  { name: 'embedder', type: 'string', choices: ['hash', 'onnx'], arg: 'KIND', help: 'Sentence embedder (fit default: hash, or onnx when --model-dir/TADPOLE_MODEL is set)' },
+  { name: 'dims', type: 'int', arg: 'N', help: 'hash embedder: output dimension [default: 256]' },
+  { name: 'model-dir', type: 'string', arg: 'DIR', help: 'onnx: a Hugging Face style model folder (or set TADPOLE_MODEL)' },
+  { name: 'onnx-file', type: 'string', arg: 'FILE', help: 'onnx: which .onnx file to load' },
+  { name: 'device', type: 'string', arg: 'DEV', help: 'onnx: auto | cpu | cuda | cuda:N [default: auto]' },
+  { name: 'batch-size', type: 'int', arg: 'N', help: 'onnx: sentences per inference batch' },
+  { name: 'max-tokens', type: 'int', arg: 'N', help: 'onnx: truncate sentences to N tokens [default: the model limit, at most 512]' },
+  { name: 'pooling', type: 'string', choices: ['mean', 'cls'], arg: 'P', help: 'onnx: pooling [default: from the model config]' },
+  { name: 'threads', type: 'int', arg: 'N', help: 'onnx: CPU threads' },
+];
+
+export function readerOptionsFrom(args: ParsedArgs): ReaderOptions {
+  return {
+    format: (str(args, 'format') ?? 'auto') as ReaderOptions['format'],
+    textField: str(args, 'textField') ?? 'text',
+    docPerLine: bool(args, 'docPerLine'),
+    strict: bool(args, 'strict'),
+    maxDocBytes: num(args, 'maxDocBytes') ?? DEFAULT_MAX_DOC_BYTES,
+  };
+}
+
+/** Flags given for the embedder (undefined fields left out). */
+export function embedderOverridesFrom(args: ParsedArgs, io?: CliIO): Partial<EmbedderSpec> {
+  const spec: Partial<EmbedderSpec> = {};
+  const kind = str(args, 'embedder');
+  if (kind) spec.kind = kind as EmbedderSpec['kind'];
+  const map: Array<[keyof EmbedderSpec, string, 'n' | 's']> = [
+    ['dims', 'dims', 'n'],
+    ['modelDir', 'modelDir', 's'],
+    ['onnxFile', 'onnxFile', 's'],
+    ['device', 'device', 's'],
+    ['batchSize', 'batchSize', 'n'],
+    ['maxTokens', 'maxTokens', 'n'],
+    ['pooling', 'pooling', 's'],
+    ['threads', 'threads', 'n'],
+  ];
+  for (const [key, flag, t] of map) {
+    const v = t === 'n' ? num(args, flag) : str(args, flag);
+    if (v !== undefined) (spec as Record<string, unknown>)[key] = v;
+  }
+  if (io) spec.log = (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+  return spec;
+}
+
+/** The embedder `fit` uses: onnx when a model is named, hash otherwise. */
+export function embedderSpecFrom(args: ParsedArgs, io?: CliIO): EmbedderSpec {
+  const o = embedderOverridesFrom(args, io);
+  const kind = o.kind ?? (o.modelDir || (io?.env ?? process.env).TADPOLE_MODEL ? 'onnx' : 'hash');
+  return { ...o, kind };
+}
+
+/** Inputs: positionals, or stdin when none. */
+export function inputsFrom(args: ParsedArgs): string[] {
+  return args.positionals.length > 0 ? args.positionals : ['-'];
+}
+
+export function requireFiles(args: ParsedArgs, key: string, flag: string): string[] {
+  const files = list(args, key);
+  if (files.length === 0) throw usageError(`--${flag} FILE... is required`);
+  return files;
+}
+
+/** A progress line printer, only when stderr is a terminal. */
+export function progressFor(io: CliIO, quiet: boolean): ((line: string) => void) | undefined {
+  if (quiet || !io.stderrIsTTY) return undefined;
+  return (line: string) => io.stderr.write(`\r\x1b[K${line}`);
+}
+
+export function endProgress(io: CliIO, quiet: boolean): void {
+  if (!quiet && io.stderrIsTTY) io.stderr.write('\n');
+}

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+import type { KeepBy } from '../cut/exact.js';
+import { Sink } from '../io/sink.js';
+import { readModel } from '../model/file.js';
+import { runFilter } from '../pipeline/filter.js';
+import { bool, num, str, type CommandSpec } from './args.js';
+import type { Command } from './command.js';
+import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
+
+const spec: CommandSpec = {
+  name: 'filter',
+  summary: 'keep the share of a corpus that looks most like the task (two passes, exact share)',
+  usage: 'tadpole filter --model model.json [--keep 0.2] [options] [FILE... | -] [-o OUT]',
+  flags: [
+    { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
+    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
+    { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
+    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
+    { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
+    { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
+    { name: 'C', type: 'number', arg: 'C', default: 1, help: '--weights: sensitivity C' },
+    { name: 'alpha', type: 'number', arg: 'A', default: 0, help: '--weights: offset alpha (in standard deviations)' },
+    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file (written to a temp file, renamed on success) [default: stdout]' },
+    { name: 'stats', type: 'string', arg: 'FILE', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
+    { name: 'work-dir', type: 'string', arg: 'DIR', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
+    { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
+    { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress on stderr' },
+    ...readerFlags,
+    ...embedderFlags,
+  ],
+  notes: `Inputs: files (gzip detected by magic bytes) or - / nothing for stdin (spooled to disk for pass 2).
+Output is verbatim input text: kept runs of segments, separated as documents are in the input format.
+Examples:
+  tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
+  zcat corpus.jsonl.gz | tadpole filter -m model.json --format jsonl > kept.jsonl
+  tadpole filter -m model.json --threshold 0.013 --format jsonl < part.jsonl > kept.jsonl`,
+};
+
+export const command: Command = {
+  spec,
+  async run(args, io) {
+    const modelPath = str(args, 'model');
+    if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
+    const model = readModel(modelPath);
+    const reader = readerOptionsFrom(args);
+    const output = str(args, 'output');
+    const quiet = bool(args, 'quiet');
+    const progress = progressFor(io, quiet);
+    const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
+    const threshold = num(args, 'threshold');
+    const statsPath = str(args, 'stats');
+    const workDir = str(args, 'workDir');
+    const batch = num(args, 'batchSentences');
+    const overrides = embedderOverridesFrom(args, io);
+    const stats = await runFilter({
+      inputs: inputsFrom(args),
+      reader,
+      model,
+      embedder: overrides,
+      keep: num(args, 'keep') ?? 0.2,
+      segment: num(args, 'segment') ?? 15,
+      keepBy: (str(args, 'keepBy') ?? 'sentences') as KeepBy,
+      ...(threshold !== undefined ? { threshold } : {}),
+      ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
+      sink,
+      stdin: io.stdin,
+      ...(workDir ? { workDir } : {}),
+      ...(batch ? { batchSentences: batch } : {}),
+      ...(progress ? { progress } : {}),
+    });
+    if (progress) endProgress(io, quiet);
+    if (statsPath) writeFileSync(statsPath, JSON.stringify(stats, null, 2) + '\n');
+    if (!quiet && !stats.closedEarly) {
+      const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
+      io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${stats.sentences.kept}/${stats.sentences.total} sentences (${(100 * share).toFixed(2)}%) in ${stats.seconds.total.toFixed(1)}s\n`);
+    }
+    return 0;
+  },
+};

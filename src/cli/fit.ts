@@ -1,0 +1,82 @@
+import { TadpoleError } from '../core/errors.js';
+import { readSentences } from '../io/sentences.js';
+import { writeModel } from '../model/file.js';
+import { fitModel } from '../model/fit.js';
+import { METHOD_NAMES } from '../select/registry.js';
+import { list, num, str, type CommandSpec } from './args.js';
+import type { Command } from './command.js';
+import { embedderFlags, embedderOverridesFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
+
+const spec: CommandSpec = {
+  name: 'fit',
+  summary: 'fit a filter on task text and write the model file',
+  usage: 'tadpole fit --task FILE... [--general FILE...] [options] -o model.json',
+  flags: [
+    { name: 'task', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
+    { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (Algorithm 1 mixes a sample in; some methods need it)' },
+    { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
+    { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Read at most N general sentences (seeded reservoir sample)' },
+    { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
+    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: anomaly detector (knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: knn-ratio with --general, else task-knn]' },
+    { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
+    { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
+    { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
+    { name: 'k', type: 'int', arg: 'K', help: 'kNN-based detectors and knn-tapt: neighbours [default: 5]' },
+    { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20' },
+    { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
+    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
+    ...readerFlags,
+    ...embedderFlags,
+  ],
+  notes: `Examples:
+  tadpole fit --task task.txt --general sample.txt -o model.json
+  tadpole fit --task train.jsonl.gz --format jsonl --general news.txt -o model.json
+  tadpole fit --task task.txt --embedder onnx --model-dir ./all-MiniLM-L6-v2 --detector iforest -o bert.json   # the paper's setting`,
+};
+
+export const command: Command = {
+  spec,
+  async run(args, io) {
+    const reader = readerOptionsFrom(args);
+    const taskFiles = requireFiles(args, 'task', 'task');
+    const generalFiles = list(args, 'general');
+    const seed = num(args, 'seed') ?? 0;
+    const method = str(args, 'method') ?? 'tadpole';
+    const options: Record<string, unknown> = {};
+    for (const [flag, key] of [['detector', 'detector'], ['representation', 'representation']] as const) {
+      const v = str(args, flag);
+      if (v !== undefined) options[key] = v;
+    }
+    for (const [flag, key] of [['generalRatio', 'generalRatio'], ['trees', 'trees'], ['sampleSize', 'sampleSize'], ['k', 'k']] as const) {
+      const v = num(args, flag);
+      if (v !== undefined) options[key] = v;
+    }
+    for (const kv of list(args, 'option')) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new TadpoleError('TADPOLE_USAGE', `--option needs KEY=VALUE, got "${kv}"`);
+      const raw = kv.slice(eq + 1);
+      options[kv.slice(0, eq)] = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    }
+    if (method === 'tadpole' && options.detector === undefined && generalFiles.length === 0) options.detector = 'task-knn';
+    const overrides = embedderOverridesFrom(args, io);
+    const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
+    const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
+    const task = await readSentences(taskFiles, reader, { stdin: io.stdin });
+    const general = generalFiles.length > 0 ? await readSentences(generalFiles, { ...reader, limit: num(args, 'generalSample') ?? 20000, seed }, { stdin: io.stdin }) : [];
+    const model = await fitModel({
+      method,
+      task,
+      general,
+      ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof fitModel>[0]['embedder']> } : {}),
+      seed,
+      options,
+      taskFiles,
+      generalFiles,
+      log: (line) => io.stderr.write(`tadpole: ${line}\n`),
+    });
+    const out = str(args, 'output') ?? 'model.json';
+    writeModel(out, model);
+    io.stderr.write(`tadpole: fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}\n`);
+    return 0;
+  },
+};

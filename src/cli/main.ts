@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EXIT, TadpoleError } from '../core/errors.js';
+import { helpText, parseArgs } from './args.js';
+import type { CliIO, Command } from './command.js';
+
+/** Commands load lazily: `tadpole split` never loads onnxruntime or SQLite. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
+  fit: { summary: 'fit a filter on task text -> model file', load: () => import('./fit.js') },
+  filter: { summary: 'keep the most task-like share of a corpus (two passes, exact share)', load: () => import('./filter.js') },
+  score: { summary: 'per-sentence or per-segment scores as JSONL', load: () => import('./score.js') },
+  split: { summary: 'split documents into sentences', load: () => import('./split.js') },
+  rank: { summary: "rank anomaly detectors on your task (the paper's Table 1)", load: () => import('./rank.js') },
+  eval: { summary: "compare selection methods on a labelled mix (the paper's Figure 5)", load: () => import('./eval.js') },
+  model: { summary: 'download (pull) and list ONNX models in the cache', load: () => import('./model.js') },
+  demo: { summary: 'fit and filter on built-in real text from the shared corpora', load: () => import('./demo.js') },
+};
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')) as { version: string };
+    return pkg.version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function topHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
+  const lines = [
+    'tadpole: keep the slice of a huge general corpus that looks like your task data (TADPOLE).',
+    '',
+    'Usage: tadpole <command> [options]    (tadpole <command> --help for its options)',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
+    '',
+    'Exit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 model/embedder, 5 output (I/O), 130/143 interrupted.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function processIO(): CliIO {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stderrIsTTY: !!process.stderr.isTTY, env: process.env, cwd: process.cwd() };
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(topHelp());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`tadpole ${version()}\n`);
+    return EXIT.ok;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    io.stderr.write(`tadpole: unknown command "${name}"; should be one of: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT.usage;
+  }
+  try {
+    const { command } = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(helpText(command.spec));
+      return EXIT.ok;
+    }
+    const args = parseArgs(command.spec, rest);
+    return await command.run(args, io);
+  } catch (err) {
+    if (err instanceof TadpoleError) {
+      io.stderr.write(`tadpole ${name}: error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (e?.code === 'EPIPE') return EXIT.ok;
+    io.stderr.write(`tadpole ${name}: internal error: ${e?.stack ?? String(err)}\n`);
+    return EXIT.failure;
+  }
+}

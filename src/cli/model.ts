@@ -1,0 +1,91 @@
+import { usageError } from '../core/errors.js';
+import { listCachedModels, modelsRoot } from '../embed/onnx/cache.js';
+import { hubEndpoint, pullModel } from '../embed/onnx/hub.js';
+import { bool, helpText, list, str, type CommandSpec, type ParsedArgs } from './args.js';
+import type { CliIO, Command } from './command.js';
+
+const spec: CommandSpec = {
+  name: 'model',
+  summary: 'fetch ONNX models from a Hugging Face hub into the cache, and list the cache',
+  usage: 'tadpole model pull <owner/name> [--revision R] [--onnx-file PATH] | tadpole model list [--json]',
+  flags: [
+    { name: 'revision', type: 'string', arg: 'REV', default: 'main', help: 'pull: branch, tag or commit' },
+    { name: 'onnx-file', type: 'string', arg: 'PATH', help: 'pull: the .onnx file to fetch (default: onnx/model.onnx, else onnx/model_quantized.onnx, else model.onnx)' },
+    { name: 'file', type: 'list', arg: 'PATH...', help: 'pull: extra repo files to fetch' },
+    { name: 'all', type: 'boolean', help: 'pull: fetch every file of the repo' },
+    { name: 'json', type: 'boolean', help: 'list: print JSON' },
+  ],
+  notes: [
+    'Subcommands:',
+    '  pull <owner/name>   download config, tokenizer and one .onnx file into the cache; interrupted',
+    '                      downloads resume; every file is checked by size and sha256 (or git blob id)',
+    '  list                show cached models',
+    '',
+    'Cache: $TADPOLE_CACHE/models, else ~/.cache/tadpole/models; a model owner/name is stored as owner--name',
+    'and can then be used as --model-dir owner/name. Hub: $TADPOLE_HF_ENDPOINT, else $HF_ENDPOINT, else',
+    'https://huggingface.co; $HF_TOKEN is sent for private or gated repos.',
+    '',
+    'Example: tadpole model pull Xenova/all-MiniLM-L6-v2 --onnx-file onnx/model_quantized.onnx',
+  ].join('\n'),
+};
+
+function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Promise<number> {
+  if (!repo || !/^[\w.-]+(\/[\w.-]+)?$/.test(repo)) throw usageError(`model pull needs a repo like owner/name, got ${repo === undefined ? 'nothing' : `"${repo}"`}; see 'tadpole model --help'`);
+  const revision = str(args, 'revision') ?? 'main';
+  io.stderr.write(`tadpole: pulling ${repo}@${revision} from ${hubEndpoint(io.env)}\n`);
+  const onnxFile = str(args, 'onnxFile');
+  const result = await pullModel({
+    repo,
+    revision,
+    env: io.env,
+    all: bool(args, 'all'),
+    files: list(args, 'file'),
+    ...(onnxFile !== undefined ? { onnxFile } : {}),
+    log: (line) => io.stderr.write(`  ${line}\n`),
+  });
+  const total = result.files.reduce((a, f) => a + f.size, 0);
+  io.stdout.write(`${result.dir}\n`);
+  io.stderr.write(`tadpole: ${result.files.length} files, ${mb(total)}; use --model-dir ${repo}\n`);
+  return 0;
+}
+
+function listModels(args: ParsedArgs, io: CliIO): number {
+  const models = listCachedModels(io.env);
+  if (bool(args, 'json')) {
+    io.stdout.write(JSON.stringify(models, null, 2) + '\n');
+    return 0;
+  }
+  if (models.length === 0) {
+    io.stdout.write(`no cached models in ${modelsRoot(io.env)} (fetch one with 'tadpole model pull <owner/name>')\n`);
+    return 0;
+  }
+  const rows = models.map((m) => [m.repo ?? m.name, m.revision ?? '-', mb(m.bytes), m.onnxFiles.join(',') || '(no .onnx)', m.partial ? 'partial' : 'ok']);
+  const head = ['MODEL', 'REVISION', 'SIZE', 'ONNX', 'STATE'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  for (const r of [head, ...rows]) io.stdout.write(r.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd() + '\n');
+  return 0;
+}
+
+export const command: Command = {
+  spec,
+  async run(args: ParsedArgs, io: CliIO): Promise<number> {
+    const [sub, ...rest] = args.positionals;
+    if (sub === undefined || sub === 'help') {
+      io.stdout.write(helpText(spec));
+      return sub === undefined ? 2 : 0;
+    }
+    if (sub === 'pull') {
+      if (rest.length > 1) throw usageError(`model pull takes one repo, got ${rest.join(' ')}`);
+      return pull(args, io, rest[0]);
+    }
+    if (sub === 'list') {
+      if (rest.length > 0) throw usageError(`model list takes no arguments, got ${rest.join(' ')}`);
+      return listModels(args, io);
+    }
+    throw usageError(`unknown subcommand "${sub}" for 'tadpole model'; should be one of: pull, list`);
+  },
+};

@@ -1,0 +1,126 @@
+import { TadpoleError } from '../core/errors.js';
+import { bucketKey, type ScoreSketch } from './sketch.js';
+import { SpillReader } from './spill.js';
+
+export type KeepBy = 'sentences' | 'bytes';
+
+/** Kept iff score < threshold, or score === threshold and id <= tieId. */
+export interface Cut {
+  keep: number;
+  keepBy: KeepBy;
+  threshold: number;
+  tieId: number;
+  totalWeight: number;
+  targetWeight: number;
+  keptWeight: number;
+  keptSegments: number;
+  totalSegments: number;
+}
+
+export function isKept(cut: Pick<Cut, 'threshold' | 'tieId'>, score: number, id: number): boolean {
+  return score < cut.threshold || (score === cut.threshold && id <= cut.tieId);
+}
+
+/** The spills of one run, in global segment-id order (one per shard). */
+export type SpillList = string[];
+
+/** Candidates held in memory at most (16 bytes each => 64 MB). */
+export const MAX_CANDIDATES = 4_000_000;
+
+/**
+ * The exact cut: the lowest-scoring segments whose weight is nearest to keep * total,
+ * ties broken by segment id. The sketch locates the one bucket holding the boundary;
+ * one sequential scan of the spill(s) collects that bucket's records, which are sorted.
+ */
+export function exactCut(sketch: ScoreSketch, spills: SpillList, keep: number, keepBy: KeepBy, maxCandidates = MAX_CANDIDATES): Cut {
+  const w = keepBy === 'sentences' ? 1 : 2;
+  const totals = sketch.totals();
+  const totalWeight = keepBy === 'sentences' ? totals.sentences : totals.bytes;
+  const target = keep * totalWeight;
+  const base: Omit<Cut, 'threshold' | 'tieId' | 'keptWeight' | 'keptSegments'> = { keep, keepBy, totalWeight, targetWeight: target, totalSegments: totals.segments };
+  if (totals.segments === 0 || target <= 0) return { ...base, threshold: -Infinity, tieId: -1, keptWeight: 0, keptSegments: 0 };
+  if (keep >= 1) return { ...base, threshold: Infinity, tieId: Number.MAX_SAFE_INTEGER, keptWeight: totalWeight, keptSegments: totals.segments };
+
+  let cum = 0;
+  let kb = Infinity;
+  for (const k of sketch.sortedKeys()) {
+    const b = sketch.buckets.get(k) as [number, number, number];
+    if (cum + b[w] >= target) {
+      kb = k;
+      break;
+    }
+    cum += b[w];
+  }
+  if (kb === Infinity) return { ...base, threshold: Infinity, tieId: Number.MAX_SAFE_INTEGER, keptWeight: totalWeight, keptSegments: totals.segments };
+  const inBucket = (sketch.buckets.get(kb) as [number, number, number])[0];
+
+  let below = 0;
+  let belowSegments = 0;
+  const scores = new Float64Array(Math.min(inBucket, maxCandidates));
+  const ids = new Float64Array(scores.length);
+  const weights = new Float64Array(scores.length);
+  let n = 0;
+  let id = 0;
+  for (const path of spills) {
+    const r = new SpillReader(path);
+    try {
+      for (let rec = r.next(); rec; rec = r.next(), id++) {
+        const k = bucketKey(rec.score);
+        const wt = w === 1 ? rec.sentences : rec.bytes;
+        if (k < kb) {
+          below += wt;
+          belowSegments++;
+        } else if (k === kb) {
+          if (n < scores.length) {
+            scores[n] = rec.score;
+            ids[n] = id;
+            weights[n] = wt;
+          }
+          n++;
+        }
+      }
+    } finally {
+      r.close();
+    }
+  }
+  if (n !== inBucket) {
+    throw new TadpoleError('TADPOLE_RUN', `spill and sketch disagree (${n} vs ${inBucket} segments in the cut bucket): the run directory is damaged; rerun the scoring`);
+  }
+  if (n > scores.length) {
+    throw new TadpoleError('TADPOLE_RUN', `${n} segments share the cut's score bucket, more than ${maxCandidates} held in memory`);
+  }
+  const order = Array.from({ length: Math.min(n, scores.length) }, (_, i) => i);
+  order.sort((a, b) => (scores[a] as number) - (scores[b] as number) || (ids[a] as number) - (ids[b] as number));
+  let kept = below;
+  let keptSegments = belowSegments;
+  let threshold = scores[order[0] as number] as number;
+  let tieId = -1;
+  for (const i of order) {
+    const wt = weights[i] as number;
+    // Nearest rounding: the kept weight ends within half a segment of the target.
+    if (kept + wt / 2 > target) break;
+    kept += wt;
+    keptSegments++;
+    threshold = scores[i] as number;
+    tieId = ids[i] as number;
+  }
+  return { ...base, threshold, tieId, keptWeight: kept, keptSegments };
+}
+
+/** In-memory form for evaluation and tests: 1 = kept. Same rule as exactCut. */
+export function selectKeptInMemory(scores: Float64Array, weights: Float64Array, keep: number): Uint8Array {
+  const n = scores.length;
+  const out = new Uint8Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i] as number;
+  const target = keep * total;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (scores[a] as number) - (scores[b] as number) || a - b);
+  let kept = 0;
+  for (const i of order) {
+    const wt = weights[i] as number;
+    if (kept + wt / 2 > target) break;
+    kept += wt;
+    out[i] = 1;
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { closeSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+
+/**
+ * Spill file: one record per segment, in segment-id order, so pass 2 and the cut read it
+ * sequentially. Little-endian: f64 score, u32 weight-in-sentences, u32 weight-in-bytes.
+ * Header: magic "TDPSPIL1" (8 bytes) + u32 version + u32 reserved.
+ */
+const MAGIC = Buffer.from('TDPSPIL1', 'latin1');
+export const SPILL_HEADER = 16;
+export const SPILL_RECORD = 16;
+const VERSION = 1;
+const BUF_RECORDS = 8192;
+
+export class SpillWriter {
+  private fd: number;
+  private buf = Buffer.alloc(BUF_RECORDS * SPILL_RECORD);
+  private used = 0;
+  count = 0;
+
+  constructor(readonly path: string, append = false) {
+    this.fd = openSync(path, append ? 'a' : 'w');
+    if (!append) {
+      const h = Buffer.alloc(SPILL_HEADER);
+      MAGIC.copy(h, 0);
+      h.writeUInt32LE(VERSION, 8);
+      writeSync(this.fd, h);
+    } else {
+      const size = fstatSync(this.fd).size;
+      this.count = Math.max(0, (size - SPILL_HEADER) / SPILL_RECORD);
+    }
+  }
+
+  write(score: number, sentences: number, bytes: number): void {
+    const o = this.used * SPILL_RECORD;
+    this.buf.writeDoubleLE(score, o);
+    this.buf.writeUInt32LE(sentences, o + 8);
+    this.buf.writeUInt32LE(Math.min(bytes, 0xffffffff), o + 12);
+    this.used++;
+    this.count++;
+    if (this.used === BUF_RECORDS) this.flush();
+  }
+
+  flush(): void {
+    if (this.used > 0) {
+      writeSync(this.fd, this.buf, 0, this.used * SPILL_RECORD);
+      this.used = 0;
+    }
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+export interface SpillRecord {
+  score: number;
+  sentences: number;
+  bytes: number;
+}
+
+/** Sequential reader; `next()` returns records in id order. */
+export class SpillReader {
+  private fd: number;
+  private buf = Buffer.alloc(BUF_RECORDS * SPILL_RECORD);
+  private have = 0;
+  private at = 0;
+  private pos: number;
+  readonly count: number;
+  readonly record: SpillRecord = { score: 0, sentences: 0, bytes: 0 };
+
+  constructor(readonly path: string, firstRecord = 0) {
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (err) {
+      throw new TadpoleError('TADPOLE_RUN', `cannot open spill file ${path}: ${(err as Error).message}`, { cause: err });
+    }
+    const h = Buffer.alloc(SPILL_HEADER);
+    readSync(this.fd, h, 0, SPILL_HEADER, 0);
+    if (!h.subarray(0, 8).equals(MAGIC)) throw new TadpoleError('TADPOLE_RUN', `${path} is not a tadpole spill file`);
+    const size = fstatSync(this.fd).size;
+    this.count = Math.floor((size - SPILL_HEADER) / SPILL_RECORD);
+    this.pos = SPILL_HEADER + firstRecord * SPILL_RECORD;
+  }
+
+  /** The next record (the same object, overwritten), or undefined at the end. */
+  next(): SpillRecord | undefined {
+    if (this.at >= this.have) {
+      const n = readSync(this.fd, this.buf, 0, this.buf.length, this.pos);
+      this.pos += n;
+      this.have = Math.floor(n / SPILL_RECORD);
+      this.at = 0;
+      if (this.have === 0) return undefined;
+    }
+    const o = this.at * SPILL_RECORD;
+    this.record.score = this.buf.readDoubleLE(o);
+    this.record.sentences = this.buf.readUInt32LE(o + 8);
+    this.record.bytes = this.buf.readUInt32LE(o + 12);
+    this.at++;
+    return this.record;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The one file that imports hnswlib-node. Everything else sees `VectorIndex`.
+ * Labels are row numbers 0..n-1 of the matrix added.
+ */
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const hnsw = require('hnswlib-node') as typeof import('hnswlib-node');
+
+export type Space = 'cosine' | 'l2' | 'ip';
+
+export interface SearchResult {
+  /** n * k neighbour labels, row-major. */
+  ids: Int32Array;
+  /** n * k distances (cosine: 1 - cos; l2: squared euclidean; ip: 1 - dot), ascending per row. */
+  dists: Float32Array;
+  k: number;
+}
+
+export interface VectorIndex {
+  readonly dims: number;
+  readonly space: Space;
+  readonly size: number;
+  search(Q: Float32Array, n: number, k: number): SearchResult;
+  serialize(): Buffer;
+  dispose(): void;
+}
+
+export interface BuildOptions {
+  M?: number;
+  efConstruction?: number;
+  efSearch?: number;
+  seed?: number;
+}
+
+class HnswIndex implements VectorIndex {
+  constructor(
+    private index: InstanceType<typeof hnsw.HierarchicalNSW>,
+    readonly dims: number,
+    readonly space: Space,
+    readonly size: number,
+  ) {}
+
+  search(Q: Float32Array, n: number, k: number): SearchResult {
+    const kk = Math.min(k, this.size);
+    const ids = new Int32Array(n * kk);
+    const dists = new Float32Array(n * kk);
+    const q = new Array<number>(this.dims);
+    for (let i = 0; i < n; i++) {
+      for (let d = 0; d < this.dims; d++) q[d] = Q[i * this.dims + d] as number;
+      const r = this.index.searchKnn(q, kk);
+      // hnswlib returns nearest first; keep that order explicitly.
+      const order = r.distances.map((_, j) => j).sort((a, b) => (r.distances[a] as number) - (r.distances[b] as number) || (r.neighbors[a] as number) - (r.neighbors[b] as number));
+      for (let j = 0; j < kk; j++) {
+        ids[i * kk + j] = r.neighbors[order[j] as number] as number;
+        dists[i * kk + j] = r.distances[order[j] as number] as number;
+      }
+    }
+    return { ids, dists, k: kk };
+  }
+
+  serialize(): Buffer {
+    const dir = mkdtempSync(join(tmpdir(), 'tadpole-hnsw-'));
+    try {
+      const f = join(dir, 'index.bin');
+      this.index.writeIndexSync(f);
+      return readFileSync(f);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  dispose(): void {
+    // hnswlib-node frees native memory on GC; drop our reference.
+    (this as { index: unknown }).index = undefined;
+  }
+}
+
+export function buildIndex(X: Float32Array, n: number, dims: number, space: Space, opts: BuildOptions = {}): VectorIndex {
+  const index = new hnsw.HierarchicalNSW(space, dims);
+  index.initIndex(Math.max(1, n), opts.M ?? 16, opts.efConstruction ?? 200, opts.seed ?? 100);
+  const row = new Array<number>(dims);
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < dims; d++) row[d] = X[i * dims + d] as number;
+    index.addPoint(row, i);
+  }
+  index.setEf(opts.efSearch ?? 64);
+  return new HnswIndex(index, dims, space, n);
+}
+
+export function loadIndex(buf: Buffer, dims: number, space: Space, size: number, efSearch = 64): VectorIndex {
+  const dir = mkdtempSync(join(tmpdir(), 'tadpole-hnsw-'));
+  try {
+    const f = join(dir, 'index.bin');
+    writeFileSync(f, buf);
+    const index = new hnsw.HierarchicalNSW(space, dims);
+    index.readIndexSync(f);
+    index.setEf(efSearch);
+    return new HnswIndex(index, dims, space, size);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

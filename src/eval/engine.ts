@@ -1,0 +1,19 @@
+import type { SentenceScorer } from '../select/selector.js';
+import type { SegmentRecord } from '../segment/segments.js';
+import type { MethodSpec } from './spec.js';
+
+/**
+ * What the evaluation needs from the engine. The default (engine-default.ts) is the
+ * library itself: the same fit, segment and exact-cut code that `tadpole filter` runs,
+ * so every method is measured on equal terms. Tests may pass a small stand-in.
+ */
+export interface EvalEngine {
+  /** Sentences of JSONL inputs (text field "text"); a seeded sample when limit is set. */
+  readSentences(inputs: string[], opts: { limit?: number; seed?: number }): Promise<string[]>;
+  /** Fit the method on task (+ general) sentences and open its scorer. */
+  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; seed: number }): Promise<SentenceScorer>;
+  /** Segment records of JSONL inputs (text field "text"), in input order. */
+  segmentScores(inputs: string[], scorer: SentenceScorer, segment: number): AsyncIterable<SegmentRecord[]>;
+  /** 1 = kept: exactly `keep` of the total weight (ties by index). */
+  selectKept(scores: Float64Array, weights: Float64Array, keep: number): Uint8Array;
+}

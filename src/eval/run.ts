@@ -1,0 +1,222 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import type { EvalEngine } from './engine.js';
+import { buildMix, type LabelCounts, type MixResult } from './mix.js';
+import { readSourceDocs } from './sources.js';
+import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from './spec.js';
+import { scoreHistogram, type Histogram } from './histogram.js';
+
+export interface MethodResult {
+  /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
+  name: string;
+  method: string;
+  /** "hash", "onnx:<model folder>", or null for methods that do not embed. */
+  embedder: string | null;
+  /** Share of kept sentences per source label (sums to 1). */
+  kept_share: Record<string, number>;
+  /** Kept in-domain sentences / kept sentences. */
+  precision: number;
+  /** Kept in-domain sentences / all in-domain sentences of the mix. */
+  recall: number;
+  seconds: number;
+  fitSeconds: number;
+  keptSentences: number;
+  totalSentences: number;
+  keptSegments: number;
+  totalSegments: number;
+  histogram: Histogram;
+}
+
+export interface MixSummary {
+  label: string;
+  docs: number;
+  bytes: number;
+  sentences: number;
+  /** Share of the mix sentences (what random selection would keep). */
+  share: number;
+  availableBytes: number;
+}
+
+export interface EvalResult {
+  spec: string;
+  inDomain: string;
+  keep: number;
+  segment: number;
+  seed: number;
+  labels: string[];
+  mix: MixSummary[];
+  taskSentences: number;
+  generalSentences: number;
+  methods: MethodResult[];
+}
+
+export interface RunOptions {
+  engine: EvalEngine;
+  /** Only these methods (by name or title). */
+  methods?: string[];
+  /** Folder for the mix and task files; default a fresh temp folder, removed afterwards. */
+  workDir?: string;
+  /** Score only the mix prefix up to this many sentences (whole documents; the mix is interleaved, so a prefix keeps the proportions). */
+  maxSentences?: number;
+  log?: (line: string) => void;
+}
+
+function embedderName(m: MethodSpec): string | null {
+  if (!m.embedder) return null;
+  if (m.embedder.kind === 'onnx' && m.embedder.modelDir) return `onnx:${m.embedder.modelDir.split(/[\\/]/).filter(Boolean).pop()}`;
+  return m.embedder.kind;
+}
+
+async function writeTaskFile(task: FileSetSpec, out: string): Promise<number> {
+  const stream = createWriteStream(out);
+  let n = 0;
+  try {
+    for await (const text of readSourceDocs(task)) {
+      n++;
+      if (!stream.write(JSON.stringify({ text }) + '\n')) await once(stream, 'drain');
+    }
+  } finally {
+    stream.end();
+    await once(stream, 'close');
+  }
+  return n;
+}
+
+interface Scored {
+  scores: Float64Array;
+  weights: Float64Array;
+  labels: Uint8Array;
+}
+
+/** Every segment of the mix (prefix) scored by one scorer, with its source label. */
+async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<EvalEngine['segmentScores']>[1], segment: number, maxSentences: number): Promise<Scored> {
+  const scores: number[] = [];
+  const weights: number[] = [];
+  const labels: number[] = [];
+  let sentences = 0;
+  let lastDoc = -1;
+  outer: for await (const batch of engine.segmentScores([mix.file], scorer, segment)) {
+    for (const r of batch) {
+      if (r.doc !== lastDoc && sentences >= maxSentences) break outer;
+      if (r.doc >= mix.docLabel.length) {
+        throw new TadpoleError('TADPOLE_INTERNAL', `segment of document ${r.doc} but the mix has ${mix.docLabel.length} documents`);
+      }
+      lastDoc = r.doc;
+      scores.push(r.score);
+      weights.push(r.sentences);
+      labels.push(mix.docLabel[r.doc] as number);
+      sentences += r.sentences;
+    }
+  }
+  return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels) };
+}
+
+/**
+ * The domain-retention experiment of the TADPOLE paper (Figure 5): build the labelled mix,
+ * then for each method fit on the task, score the mix through the segment machinery, keep
+ * the lowest-scoring `keep` share of sentences, and report where the kept text came from.
+ */
+export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalResult> {
+  const log = opts.log ?? (() => {});
+  const wanted = opts.methods;
+  const methods = wanted ? spec.methods.filter((m) => wanted.includes(m.name) || wanted.includes(methodTitle(m))) : spec.methods;
+  if (methods.length === 0) {
+    throw new TadpoleError('TADPOLE_USAGE', `no method of the spec matches ${wanted?.join(',')}; the spec has: ${spec.methods.map(methodTitle).join(', ')}`);
+  }
+  const ownDir = !opts.workDir;
+  const dir = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'tadpole-eval-')));
+  await mkdir(dir, { recursive: true });
+  try {
+    const mix = await buildMix({ sources: spec.sources, seed: spec.seed, ...(spec.mixBytes !== undefined ? { mixBytes: spec.mixBytes } : {}), out: join(dir, 'mix.jsonl'), log });
+    log(`mix: ${mix.totalDocs} documents, ${(mix.totalBytes / 1e6).toFixed(1)} MB -> ${mix.file}`);
+    const taskFile = join(dir, 'task.jsonl');
+    const taskDocs = await writeTaskFile(spec.task, taskFile);
+    if (taskDocs === 0) throw new TadpoleError('TADPOLE_INPUT', `the task files have no documents: ${spec.task.files.join(', ')}`);
+    const task = await opts.engine.readSentences([taskFile], spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {});
+    const general = await opts.engine.readSentences([mix.file], { limit: spec.generalSample, seed: spec.seed + 1 });
+    log(`task: ${task.length} sentences; general sample: ${general.length} sentences`);
+
+    const inIdx = mix.labels.indexOf(spec.inDomain);
+    const maxSentences = opts.maxSentences ?? Infinity;
+    const results: MethodResult[] = [];
+    let mixSummary: MixSummary[] | undefined;
+    for (const m of methods) {
+      const title = methodTitle(m);
+      log(`${title}: fitting`);
+      const t0 = performance.now();
+      const scorer = await opts.engine.openScorer(m, { task, general, seed: spec.seed });
+      const fitSeconds = (performance.now() - t0) / 1000;
+      let scored: Scored;
+      try {
+        log(`${title}: scoring the mix`);
+        scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
+      } finally {
+        await scorer.dispose();
+      }
+      const kept = opts.engine.selectKept(scored.scores, scored.weights, spec.keep);
+      const seconds = (performance.now() - t0) / 1000;
+      const L = mix.labels.length;
+      const keptBy = new Float64Array(L);
+      const allBy = new Float64Array(L);
+      let keptSegments = 0;
+      let cut = -Infinity;
+      for (let i = 0; i < scored.scores.length; i++) {
+        const l = scored.labels[i] as number;
+        const w = scored.weights[i] as number;
+        allBy[l] = (allBy[l] as number) + w;
+        if (kept[i]) {
+          keptBy[l] = (keptBy[l] as number) + w;
+          keptSegments++;
+          cut = Math.max(cut, scored.scores[i] as number);
+        }
+      }
+      const keptTotal = keptBy.reduce((a, b) => a + b, 0);
+      const total = allBy.reduce((a, b) => a + b, 0);
+      const kept_share: Record<string, number> = {};
+      mix.labels.forEach((label, l) => (kept_share[label] = keptTotal > 0 ? (keptBy[l] as number) / keptTotal : 0));
+      const inKept = keptBy[inIdx] as number;
+      results.push({
+        name: title,
+        method: m.name,
+        embedder: embedderName(m),
+        kept_share,
+        precision: keptTotal > 0 ? inKept / keptTotal : 0,
+        recall: (allBy[inIdx] as number) > 0 ? inKept / (allBy[inIdx] as number) : 0,
+        seconds,
+        fitSeconds,
+        keptSentences: keptTotal,
+        totalSentences: total,
+        keptSegments,
+        totalSegments: scored.scores.length,
+        histogram: scoreHistogram(scored.scores, scored.weights, scored.labels, L, cut),
+      });
+      log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
+      mixSummary ??= mix.labels.map((label, l) => ({
+        label,
+        docs: (mix.counts[label] as LabelCounts).docs,
+        bytes: (mix.counts[label] as LabelCounts).bytes,
+        sentences: allBy[l] as number,
+        share: total > 0 ? (allBy[l] as number) / total : 0,
+        availableBytes: (mix.counts[label] as LabelCounts).availableBytes,
+      }));
+    }
+    return {
+      spec: spec.name,
+      inDomain: spec.inDomain,
+      keep: spec.keep,
+      segment: spec.segment,
+      seed: spec.seed,
+      labels: mix.labels,
+      mix: mixSummary ?? [],
+      taskSentences: task.length,
+      generalSentences: general.length,
+      methods: results,
+    };
+  } finally {
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,185 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { sharedDir } from '../core/shared.js';
+import { TadpoleError } from '../core/errors.js';
+import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
+
+/** How a file's records become documents (see corpora/README.md). */
+export type SourceFormat =
+  | 'jsonl-text'
+  | 'jsonl-sentences'
+  | 'scisummnet'
+  | 'pubmedqa'
+  | 'lines'
+  | 'csv'
+  | 'wikitext';
+
+export const SOURCE_FORMATS: readonly SourceFormat[] = ['jsonl-text', 'jsonl-sentences', 'scisummnet', 'pubmedqa', 'lines', 'csv', 'wikitext'];
+
+export interface FileSetSpec {
+  files: string[];
+  format: SourceFormat;
+  /** jsonl-text: the text field ("text"); jsonl-sentences: the array field ("sentences"). */
+  field?: string;
+  /** csv: the column(s) joined into the document (by header name). */
+  columns?: string[];
+  /** lines: 'line' (one document per line) or 'blank-line' (paragraph blocks); default 'line'. */
+  docs?: 'line' | 'blank-line';
+  /** lines: cut each line at the last occurrence of this string (Financial PhraseBank "text@label"). */
+  stripAfterLast?: string;
+  /** scisummnet: 'abstract' or 'full' (abstract + section sentences); default 'full'. */
+  parts?: 'abstract' | 'full';
+  /** How pre-split sentence arrays are joined: ' ' (default) or '\n'. */
+  join?: 'space' | 'newline';
+  encoding?: 'utf8' | 'latin1';
+  normalize?: NormalizeStep[];
+  /** Drop exact duplicate documents (after normalisation). */
+  dedupe?: boolean;
+  /** Drop documents shorter than this many characters (after normalisation); default 1. */
+  minChars?: number;
+}
+
+export interface SourceSpec extends FileSetSpec {
+  label: string;
+  /** Share of the mix bytes (the paper's proportions); or an absolute budget: */
+  share?: number;
+  bytes?: number;
+  maxDocs?: number;
+  /** Free text: why this source is in, what was normalised. */
+  note?: string;
+}
+
+export interface EmbedderSpecJSON {
+  kind: 'hash' | 'onnx';
+  modelDir?: string;
+  dims?: number;
+}
+
+export interface MethodSpec {
+  name: string;
+  /** Name shown in tables when one method runs with several embedders; default name(+embedder). */
+  title?: string;
+  embedder?: EmbedderSpecJSON;
+  options?: Record<string, unknown>;
+}
+
+export interface EvalSpec {
+  name: string;
+  description?: string;
+  sources: SourceSpec[];
+  inDomain: string;
+  task: FileSetSpec;
+  methods: MethodSpec[];
+  keep: number;
+  segment: number;
+  seed: number;
+  /** Sentences drawn from the mix for methods that need a general sample. */
+  generalSample: number;
+  /** Total mix bytes for `share` sources; default: the largest total every share fits in. */
+  mixBytes?: number;
+  /** Cap on task sentences used for fitting (deterministic sample); default all. */
+  maxTaskSentences?: number;
+}
+
+const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram'];
+
+function bad(where: string, msg: string): TadpoleError {
+  return new TadpoleError('TADPOLE_USAGE', `invalid eval spec (${where}): ${msg}`);
+}
+
+/** Relative paths resolve against the shared folder (../shared or $TADPOLE_SHARED). */
+export function resolveSharedPath(p: string): string {
+  if (isAbsolute(p)) return p;
+  const dir = sharedDir();
+  if (!dir) throw new TadpoleError('TADPOLE_INPUT', `cannot resolve "${p}": shared folder not found; set TADPOLE_SHARED or place ../shared beside the checkout`);
+  return resolve(dir, p);
+}
+
+function checkFileSet(fs: FileSetSpec, where: string): void {
+  if (!Array.isArray(fs.files) || fs.files.length === 0) throw bad(where, '"files" must be a non-empty array of paths');
+  if (!SOURCE_FORMATS.includes(fs.format)) throw bad(where, `unknown format "${String(fs.format)}"; should be one of: ${SOURCE_FORMATS.join(', ')}`);
+  for (const s of fs.normalize ?? []) {
+    if (!NORMALIZE_STEPS.includes(s)) throw bad(where, `unknown normalize step "${s}"; should be one of: ${NORMALIZE_STEPS.join(', ')}`);
+  }
+}
+
+/** Validate a parsed spec, fill defaults, resolve paths. */
+export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
+  if (typeof raw !== 'object' || raw === null) throw bad(origin, 'not a JSON object');
+  const r = raw as Partial<EvalSpec>;
+  if (!Array.isArray(r.sources) || r.sources.length === 0) throw bad(origin, '"sources" must be a non-empty array');
+  const labels = new Set<string>();
+  const sources = r.sources.map((s, i) => {
+    const where = `sources[${i}]${s.label ? ` "${s.label}"` : ''}`;
+    if (typeof s.label !== 'string' || !s.label) throw bad(where, 'needs a "label"');
+    checkFileSet(s, where);
+    const budgets = [s.share, s.bytes].filter((v) => v !== undefined).length;
+    if (budgets > 1) throw bad(where, 'give "share" or "bytes", not both');
+    if (s.share !== undefined && !(s.share > 0 && s.share <= 1)) throw bad(where, `"share" must be in (0, 1], got ${s.share}`);
+    if (s.bytes !== undefined && !(s.bytes > 0)) throw bad(where, `"bytes" must be > 0, got ${s.bytes}`);
+    labels.add(s.label);
+    return { ...s, files: s.files.map(resolveSharedPath) };
+  });
+  const shareSum = sources.reduce((a, s) => a + (s.share ?? 0), 0);
+  if (shareSum > 1 + 1e-9) throw bad(origin, `source shares add up to ${shareSum.toFixed(3)} > 1`);
+  if (typeof r.inDomain !== 'string' || !labels.has(r.inDomain)) {
+    throw bad(origin, `"inDomain" must be one of the source labels (${[...labels].join(', ')}), got ${JSON.stringify(r.inDomain)}`);
+  }
+  if (!r.task) throw bad(origin, 'needs a "task" file set');
+  checkFileSet(r.task, 'task');
+  const task = { ...r.task, files: r.task.files.map(resolveSharedPath) };
+  const taskFiles = new Set(task.files);
+  for (const s of sources) {
+    for (const f of s.files) if (taskFiles.has(f)) throw bad(`source "${s.label}"`, `${f} is also a task file; a source cannot be both task and corpus`);
+  }
+  if (!Array.isArray(r.methods) || r.methods.length === 0) throw bad(origin, '"methods" must be a non-empty array');
+  const methods = r.methods.map((m, i) => {
+    if (!METHODS.includes(m.name)) throw bad(`methods[${i}]`, `unknown method "${m.name}"; should be one of: ${METHODS.join(', ')}`);
+    if (m.embedder && m.embedder.kind !== 'hash' && m.embedder.kind !== 'onnx') throw bad(`methods[${i}]`, `embedder.kind must be hash or onnx`);
+    const embedder = m.embedder ? { ...m.embedder, ...(m.embedder.modelDir ? { modelDir: resolveSharedPath(m.embedder.modelDir) } : {}) } : undefined;
+    return { ...m, ...(embedder ? { embedder } : {}) };
+  });
+  const keep = r.keep ?? 0.2;
+  if (!(keep > 0 && keep < 1)) throw bad(origin, `"keep" must be in (0, 1), got ${keep}`);
+  const segment = r.segment ?? 15;
+  if (!Number.isInteger(segment) || segment < 1) throw bad(origin, `"segment" must be a positive integer, got ${segment}`);
+  const spec: EvalSpec = {
+    name: r.name ?? origin,
+    sources,
+    inDomain: r.inDomain,
+    task,
+    methods,
+    keep,
+    segment,
+    seed: r.seed ?? 42,
+    generalSample: r.generalSample ?? 5000,
+  };
+  if (r.description !== undefined) spec.description = r.description;
+  if (r.mixBytes !== undefined) spec.mixBytes = r.mixBytes;
+  if (r.maxTaskSentences !== undefined) spec.maxTaskSentences = r.maxTaskSentences;
+  return spec;
+}
+
+export async function loadSpec(file: string): Promise<EvalSpec> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new TadpoleError('TADPOLE_INPUT', `cannot read eval spec ${file}: ${(cause as Error).message}`, { file, cause });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new TadpoleError('TADPOLE_USAGE', `eval spec ${file} is not valid JSON: ${(cause as Error).message}`, { file, cause });
+  }
+  return normalizeSpec(raw, file);
+}
+
+/** Name of a method run as shown in tables: "tadpole[onnx:tadpole-tiny-bert]". */
+export function methodTitle(m: MethodSpec): string {
+  if (m.title) return m.title;
+  if (!m.embedder) return m.name;
+  const model = m.embedder.modelDir ? `:${m.embedder.modelDir.split(/[\\/]/).filter(Boolean).pop()}` : '';
+  return `${m.name}[${m.embedder.kind}${model}]`;
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+import type { EmbedderFingerprint } from '../embed/embedder.js';
+import type { SelectorJSON } from '../select/selector.js';
+import { writeFileAtomic } from '../io/atomic.js';
+
+export const MODEL_FORMAT = 'tadpole-model';
+export const MODEL_VERSION = 1;
+
+/** The fitted model file: versioned JSON; large arrays inside `selector.state` are base64. */
+export interface ModelFile {
+  format: typeof MODEL_FORMAT;
+  version: number;
+  method: string;
+  /** Null for methods that do not embed (random, moore-lewis, dsir). */
+  embedder: EmbedderFingerprint | null;
+  /** Where the ONNX model was found at fit time: a hint, the sha256 in `embedder` decides. */
+  embedderHint?: { modelDir?: string };
+  selector: SelectorJSON;
+  fit: { seed: number; options: Record<string, unknown>; generalRatio?: number };
+  counts: { taskSentences: number; generalSentences: number; taskFiles: string[]; generalFiles: string[] };
+}
+
+export function readModel(path: string): ModelFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_MODEL', `cannot read model file ${path} (${(err as NodeJS.ErrnoException).code ?? err}); create one with 'tadpole fit --task FILE -o ${path}'`, { file: path, cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is not a tadpole model file (not JSON: ${(err as Error).message})`, { file: path });
+  }
+  return validateModel(json, path);
+}
+
+export function validateModel(json: unknown, path = '<model>'): ModelFile {
+  const m = json as Partial<ModelFile> | null;
+  if (!m || typeof m !== 'object' || m.format !== MODEL_FORMAT) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is not a tadpole model file (format is not "${MODEL_FORMAT}")`, { file: path });
+  }
+  if (typeof m.version !== 'number' || m.version > MODEL_VERSION) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} has model version ${String(m.version)}; this tadpole reads up to version ${MODEL_VERSION}: upgrade tadpole`, { file: path });
+  }
+  if (typeof m.method !== 'string' || !m.selector || typeof m.selector !== 'object') {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: no method/selector`, { file: path });
+  }
+  return m as ModelFile;
+}
+
+export function writeModel(path: string, model: ModelFile): void {
+  writeFileAtomic(path, JSON.stringify(model) + '\n');
+}

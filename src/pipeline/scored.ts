@@ -1,0 +1,54 @@
+import type { Doc } from '../io/documents.js';
+import type { SentenceScorer } from '../select/selector.js';
+import { splitSentences } from '../text/sentences.js';
+
+/** A batch of documents with their sentence spans and per-sentence scores. */
+export interface SplitBatch {
+  docs: Doc[];
+  /** spans[i]: flat [start, end, ...] sentence offsets of docs[i]. */
+  spans: number[][];
+  /** Index of docs[i]'s first sentence in `sentences`/`scores`. */
+  firstSentence: number[];
+  sentences: string[];
+}
+
+export interface ScoredBatch extends SplitBatch {
+  scores: Float64Array;
+}
+
+/** ~4k sentences a batch: big enough to amortise a scorer call, small enough to keep memory flat. */
+export const DEFAULT_BATCH_SENTENCES = 4096;
+
+/** Split documents into sentences, gathering batches of about `target` sentences. */
+export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<SplitBatch> {
+  let cur: SplitBatch = { docs: [], spans: [], firstSentence: [], sentences: [] };
+  for await (const docs of docBatches) {
+    for (const doc of docs) {
+      const spans = splitSentences(doc.text);
+      cur.docs.push(doc);
+      cur.spans.push(spans);
+      cur.firstSentence.push(cur.sentences.length);
+      for (let j = 0; j < spans.length; j += 2) cur.sentences.push(doc.text.slice(spans[j], spans[j + 1]));
+      if (cur.sentences.length >= target) {
+        yield cur;
+        cur = { docs: [], spans: [], firstSentence: [], sentences: [] };
+      }
+    }
+  }
+  if (cur.docs.length > 0) yield cur;
+}
+
+/**
+ * Scores batches with one batch in flight ahead: reading and splitting batch i+1
+ * overlaps the scorer's work on batch i (the ONNX runtime runs on its own threads).
+ */
+export async function* scoreBatches(batches: AsyncIterable<SplitBatch>, scorer: SentenceScorer): AsyncGenerator<ScoredBatch> {
+  let pending: Promise<ScoredBatch> | undefined;
+  for await (const b of batches) {
+    const next = (b.sentences.length > 0 ? scorer.score(b.sentences) : Promise.resolve(new Float64Array(0))).then((scores) => ({ ...b, scores }));
+    next.catch(() => undefined); // surfaced when awaited below
+    if (pending) yield await pending;
+    pending = next;
+  }
+  if (pending) yield await pending;
+}

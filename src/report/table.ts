@@ -1,0 +1,51 @@
+import type { EvalResult } from '../eval/run.js';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function grid(rows: string[][], rightFrom: number): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) => r.map((cell, c) => (c >= rightFrom ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join('  ').trimEnd())
+    .join('\n');
+}
+
+/** The Figure 5 table: methods × sources kept share, then precision, recall, seconds. */
+export function formatTable(r: EvalResult): string {
+  const head = [
+    `${r.spec}: keep ${pct(r.keep)} of sentences, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
+    `task: ${r.taskSentences} sentences; general sample: ${r.generalSentences} sentences`,
+    '',
+  ];
+  const rows: string[][] = [['method', ...r.labels, 'precision', 'recall', 'seconds']];
+  const mixTotal = r.mix.reduce((a, m) => a + m.sentences, 0);
+  rows.push(['(mix)', ...r.mix.map((m) => pct(m.share)), '', '', '']);
+  for (const m of r.methods) {
+    rows.push([m.name, ...r.labels.map((l) => pct(m.kept_share[l] ?? 0)), pct(m.precision), pct(m.recall), m.seconds.toFixed(1)]);
+  }
+  const mixLine = `mix: ${mixTotal} sentences in ${r.mix.reduce((a, m) => a + m.docs, 0)} documents (${r.mix.map((m) => `${m.label} ${m.sentences}`).join(', ')})`;
+  return [...head, grid(rows, 1), '', mixLine].join('\n') + '\n';
+}
+
+/** The --json shape: {"methods":[{"name","embedder","kept_share","precision","recall","seconds"}], ...context}. */
+export function toJSON(r: EvalResult): Record<string, unknown> {
+  return {
+    spec: r.spec,
+    in_domain: r.inDomain,
+    keep: r.keep,
+    segment: r.segment,
+    seed: r.seed,
+    mix: Object.fromEntries(r.mix.map((m) => [m.label, { docs: m.docs, bytes: m.bytes, sentences: m.sentences, share: m.share }])),
+    task_sentences: r.taskSentences,
+    general_sentences: r.generalSentences,
+    methods: r.methods.map((m) => ({
+      name: m.name,
+      embedder: m.embedder,
+      kept_share: m.kept_share,
+      precision: m.precision,
+      recall: m.recall,
+      seconds: m.seconds,
+      kept_sentences: m.keptSentences,
+      total_sentences: m.totalSentences,
+    })),
+  };
+}

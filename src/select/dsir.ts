@@ -1,0 +1,63 @@
+/**
+ * `dsir` (Xie et al. 2023, Data Selection with Importance Resampling): hashed unigram +
+ * bigram bag-of-n-grams models of task and general text; score = minus the log importance
+ * weight = -sum over the sentence's hashed n-grams of (log p_task(b) - log p_general(b)).
+ * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
+ */
+import { b64ToF32, f32ToB64 } from '../core/b64.js';
+import { hashedNgrams, tokenize } from '../text/ngrams.js';
+import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+
+/** Log-probabilities of each bucket, add-alpha smoothed. */
+export function bucketLogProbs(sentences: string[], buckets: number, alpha: number): Float32Array {
+  const counts = new Float64Array(buckets);
+  let total = 0;
+  for (const s of sentences) for (const b of hashedNgrams(tokenize(s), buckets, 2)) {
+    counts[b] = (counts[b] as number) + 1;
+    total++;
+  }
+  const out = new Float32Array(buckets);
+  const denom = Math.log(total + alpha * buckets);
+  for (let b = 0; b < buckets; b++) out[b] = Math.log((counts[b] as number) + alpha) - denom;
+  return out;
+}
+
+class DsirScorer implements SentenceScorer {
+  readonly method = 'dsir';
+  private readonly logRatio: Float32Array;
+  constructor(task: Float32Array, general: Float32Array) {
+    this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
+  }
+  async score(sentences: string[]): Promise<Float64Array> {
+    const buckets = this.logRatio.length;
+    return Float64Array.from(sentences, (s) => {
+      let w = 0;
+      for (const b of hashedNgrams(tokenize(s), buckets, 2)) w += this.logRatio[b] as number;
+      return -w;
+    });
+  }
+  async dispose(): Promise<void> {}
+}
+
+export const dsirSelector: SelectorFactory = {
+  method: 'dsir',
+  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023)',
+  needsEmbedder: false,
+  needsGeneral: true,
+  async fit(ctx): Promise<SelectorJSON> {
+    needTask(ctx.task, 'dsir');
+    needGeneral(ctx.general, 'dsir');
+    // 10k buckets as in the DSIR paper's hashed n-gram features.
+    const buckets = intOpt(ctx.options, 'buckets', 10000);
+    const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
+    return {
+      method: 'dsir',
+      params: { buckets, alpha },
+      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha)) },
+    };
+  },
+  async load(json): Promise<SentenceScorer> {
+    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string));
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * `knn-tapt` (Gururangan et al. 2020, ../shared/papers/003). Two forms:
+ * - the scorer: score = -(mean cosine similarity to the k nearest task sentences), so it
+ *   plugs into segment -> cut -> emit like every method;
+ * - the paper's own form, `knnTaptSelect`: the k nearest corpus sentences of every task
+ *   sentence (flat cosine search), streaming the corpus in chunks with a bounded top-k heap
+ *   per task sentence (memory k * |task| entries, independent of the corpus size).
+ */
+import { intOpt, needTask } from './options.js';
+import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
+import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
+import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+import type { VectorIndex } from '../detect/hnsw.js';
+import { normalizeRows } from './linalg.js';
+
+class KnnTaptScorer implements SentenceScorer {
+  readonly method = 'knn-tapt';
+  constructor(private readonly rep: Representation, private readonly index: VectorIndex, private readonly k: number) {}
+  async score(sentences: string[]): Promise<Float64Array> {
+    const X = await this.rep.embed(sentences);
+    const sim = meanTopKSimilarity(this.index, X, sentences.length, this.k);
+    for (let i = 0; i < sim.length; i++) sim[i] = -(sim[i] as number);
+    return sim;
+  }
+  async dispose(): Promise<void> {
+    this.index.dispose();
+  }
+}
+
+export const knnTaptSelector: SelectorFactory = {
+  method: 'knn-tapt',
+  summary: 'cosine similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020)',
+  needsEmbedder: false,
+  needsGeneral: false,
+  async fit(ctx): Promise<SelectorJSON> {
+    needTask(ctx.task, 'knn-tapt');
+    const k = intOpt(ctx.options, 'k', 1);
+    const kind = parseRepresentation(ctx.options.representation);
+    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(ctx.options, 'dims', 64), seed: ctx.seed });
+    const X = await rep.embed(ctx.task);
+    const ix = buildTaskIndex(X, ctx.task.length, rep.dims, ctx.seed);
+    const stored = storeIndex(ix);
+    ix.dispose();
+    return { method: 'knn-tapt', params: { k, representation: rep.kind }, state: { representation: rep.toJSON(), index: stored } };
+  },
+  async load(json, ctx): Promise<SentenceScorer> {
+    const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
+    const k = intOpt(ctx.options, 'k', Number(json.params.k ?? 1));
+    return new KnnTaptScorer(rep, restoreIndex(json.state.index as StoredIndex), k);
+  },
+};
+
+/** A corpus chunk: n rows of dims floats, corpus ids firstId..firstId+n-1. */
+export interface CorpusChunk {
+  X: Float32Array;
+  n: number;
+  firstId: number;
+}
+
+/**
+ * The paper's kNN-TAPT: for each task row, its k most cosine-similar corpus rows; returns
+ * the union of their ids. Exact (flat search, as the paper does). Ties go to the lower id.
+ */
+export async function knnTaptSelect(taskX: Float32Array, dims: number, chunks: AsyncIterable<CorpusChunk>, k: number): Promise<Set<number>> {
+  const t = taskX.length / dims;
+  const T = normalizeRows(Float32Array.from(taskX), t, dims);
+  // Per task row a min-heap of (similarity, id) of size <= k: the root is the worst kept.
+  const sims = new Float64Array(t * k);
+  const ids = new Float64Array(t * k);
+  const sizes = new Int32Array(t);
+  for await (const chunk of chunks) {
+    const C = normalizeRows(Float32Array.from(chunk.X.subarray(0, chunk.n * dims)), chunk.n, dims);
+    for (let q = 0; q < t; q++) {
+      for (let r = 0; r < chunk.n; r++) {
+        let s = 0;
+        for (let j = 0; j < dims; j++) s += (T[q * dims + j] as number) * (C[r * dims + j] as number);
+        heapOffer(sims, ids, sizes, q, k, s, chunk.firstId + r);
+      }
+    }
+  }
+  const out = new Set<number>();
+  for (let q = 0; q < t; q++) for (let j = 0; j < (sizes[q] as number); j++) out.add(ids[q * k + j] as number);
+  return out;
+}
+
+/** "a is worse than b": lower similarity, or equal similarity and higher id. */
+function worse(sa: number, ia: number, sb: number, ib: number): boolean {
+  return sa < sb || (sa === sb && ia > ib);
+}
+
+function heapOffer(sims: Float64Array, ids: Float64Array, sizes: Int32Array, q: number, k: number, s: number, id: number): void {
+  const base = q * k;
+  let n = sizes[q] as number;
+  if (n < k) {
+    let i = n++;
+    sizes[q] = n;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!worse(s, id, sims[base + p] as number, ids[base + p] as number)) break;
+      sims[base + i] = sims[base + p] as number;
+      ids[base + i] = ids[base + p] as number;
+      i = p;
+    }
+    sims[base + i] = s;
+    ids[base + i] = id;
+    return;
+  }
+  if (!worse(sims[base] as number, ids[base] as number, s, id)) return;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    let c = l;
+    const r = l + 1;
+    if (r < n && worse(sims[base + r] as number, ids[base + r] as number, sims[base + l] as number, ids[base + l] as number)) c = r;
+    if (!worse(sims[base + c] as number, ids[base + c] as number, s, id)) break;
+    sims[base + i] = sims[base + c] as number;
+    ids[base + i] = ids[base + c] as number;
+    i = c;
+  }
+  sims[base + i] = s;
+  ids[base + i] = id;
+}

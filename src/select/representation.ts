@@ -1,0 +1,95 @@
+/**
+ * Where the embedding selectors get vectors: the pipeline's Embedder (a pretrained BERT),
+ * or an LSA projection fitted here and stored in the selector JSON.
+ *
+ * 'auto' picks the embedder unless it is the weight-free hash embedder (or absent): on the
+ * Figure-5 mix hashed features gave chance-level selection (41% Bio, issue 5), the fitted
+ * LSA far more (see the report in scripts/research/README.md).
+ */
+import { TadpoleError } from '../core/errors.js';
+import type { Embedder } from '../embed/embedder.js';
+import { Lsa, type LsaJSON } from './lsa.js';
+import { normalizeRows } from './linalg.js';
+
+export type RepresentationKind = 'auto' | 'embedder' | 'lsa';
+export const REPRESENTATIONS: readonly RepresentationKind[] = ['auto', 'embedder', 'lsa'];
+
+export interface Representation {
+  readonly kind: 'embedder' | 'lsa';
+  readonly dims: number;
+  /** L2-normalised rows. */
+  embed(sentences: string[]): Promise<Float32Array>;
+  /** What to store in the selector state (the LSA itself, or the embedder's fingerprint). */
+  toJSON(): Record<string, unknown>;
+}
+
+export function parseRepresentation(v: unknown): RepresentationKind {
+  const s = v === undefined ? 'auto' : String(v);
+  if (!(REPRESENTATIONS as readonly string[]).includes(s)) {
+    throw new TadpoleError('TADPOLE_USAGE', `unknown representation "${s}"; should be one of: ${REPRESENTATIONS.join(', ')}`);
+  }
+  return s as RepresentationKind;
+}
+
+function useEmbedder(kind: RepresentationKind, embedder: Embedder | undefined): boolean {
+  if (kind === 'embedder') {
+    if (!embedder) throw new TadpoleError('TADPOLE_USAGE', 'representation "embedder" needs an embedder (--embedder onnx --model-dir DIR)');
+    return true;
+  }
+  return kind === 'auto' && embedder !== undefined && embedder.fingerprint.kind !== 'hash';
+}
+
+class EmbedderRepresentation implements Representation {
+  readonly kind = 'embedder' as const;
+  constructor(private readonly embedder: Embedder) {}
+  get dims(): number {
+    return this.embedder.dims;
+  }
+  async embed(sentences: string[]): Promise<Float32Array> {
+    const X = await this.embedder.embed(sentences);
+    return normalizeRows(Float32Array.from(X), sentences.length, this.dims);
+  }
+  toJSON(): Record<string, unknown> {
+    return { kind: 'embedder', fingerprint: this.embedder.fingerprint };
+  }
+}
+
+class LsaRepresentation implements Representation {
+  readonly kind = 'lsa' as const;
+  constructor(private readonly lsa: Lsa) {}
+  get dims(): number {
+    return this.lsa.dims;
+  }
+  async embed(sentences: string[]): Promise<Float32Array> {
+    return this.lsa.transform(sentences);
+  }
+  toJSON(): Record<string, unknown> {
+    return this.lsa.toJSON() as unknown as Record<string, unknown>;
+  }
+}
+
+export interface RepresentationFitOptions {
+  kind: RepresentationKind;
+  embedder?: Embedder;
+  /** Text the LSA is fitted on (task + general sample). */
+  text: string[];
+  dims?: number;
+  seed: number;
+}
+
+export function fitRepresentation(o: RepresentationFitOptions): Representation {
+  if (useEmbedder(o.kind, o.embedder)) return new EmbedderRepresentation(o.embedder as Embedder);
+  return new LsaRepresentation(Lsa.fit(o.text, { dims: o.dims ?? 64, seed: o.seed }));
+}
+
+export function loadRepresentation(state: Record<string, unknown>, embedder: Embedder | undefined): Representation {
+  if (state.kind === 'embedder') {
+    if (!embedder) throw new TadpoleError('TADPOLE_EMBEDDER', 'this model was fitted on embedder vectors; give the same embedder to filter');
+    const fp = state.fingerprint as { kind?: string; dims?: number } | undefined;
+    if (fp && (fp.kind !== embedder.fingerprint.kind || fp.dims !== embedder.dims)) {
+      throw new TadpoleError('TADPOLE_MODEL_MISMATCH', `model fitted with embedder ${fp.kind}/${fp.dims}, got ${embedder.fingerprint.kind}/${embedder.dims}`);
+    }
+    return new EmbedderRepresentation(embedder);
+  }
+  return new LsaRepresentation(Lsa.fromJSON(state as unknown as LsaJSON));
+}

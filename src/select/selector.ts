@@ -1,0 +1,46 @@
+import type { Embedder } from '../embed/embedder.js';
+
+/** Serialized, fitted selector state; stored in the model file under `selector`. */
+export interface SelectorJSON {
+  method: string;
+  params: Record<string, unknown>;
+  state: Record<string, unknown>;
+}
+
+/** A loaded selector: per-sentence scores, LOWER = KEEP (more task-like). */
+export interface SentenceScorer {
+  readonly method: string;
+  score(sentences: string[]): Promise<Float64Array>;
+  dispose(): Promise<void>;
+}
+
+export interface FitContext {
+  /** Task sentences (already split). */
+  task: string[];
+  /** A general-domain sample (already split); may be empty when the user gave none. */
+  general: string[];
+  /** Present when the method embeds (tadpole, distance, knn-tapt, textgram may). */
+  embedder?: Embedder;
+  seed: number;
+  /** Method-specific options from the CLI / API (e.g. k, order, detector). */
+  options: Record<string, unknown>;
+  /** Progress / notes go here, never to stdout. */
+  log?: (line: string) => void;
+}
+
+export interface LoadContext {
+  embedder?: Embedder;
+  seed: number;
+  options: Record<string, unknown>;
+}
+
+export interface SelectorFactory {
+  readonly method: string;
+  /** One line for --help. */
+  readonly summary: string;
+  readonly needsEmbedder: boolean;
+  /** Does fitting need a general sample? (moore-lewis, dsir, distance do.) */
+  readonly needsGeneral: boolean;
+  fit(ctx: FitContext): Promise<SelectorJSON>;
+  load(json: SelectorJSON, ctx: LoadContext): Promise<SentenceScorer>;
+}

@@ -1,0 +1,68 @@
+/**
+ * Character classes for the sentence splitter, on UTF-16 code units (never throws on
+ * lone surrogates: they are simply "other").
+ */
+
+/** Exactly the code units JavaScript's `\s` and `String.prototype.trim` treat as space. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233
+    || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+
+/** Horizontal space: space and tab (used when looking for blank lines). */
+export function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+export function isNewline(c: number): boolean {
+  return c === 10 || c === 13;
+}
+
+export function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+export function isUpper(c: number): boolean {
+  if (c < 128) return c >= 65 && c <= 90;
+  if (c >= 0xd800 && c <= 0xdfff) return false;
+  const s = String.fromCharCode(c);
+  return s.toLowerCase() !== s && s.toUpperCase() === s;
+}
+
+export function isLower(c: number): boolean {
+  if (c < 128) return c >= 97 && c <= 122;
+  if (c >= 0xd800 && c <= 0xdfff) return false;
+  const s = String.fromCharCode(c);
+  return s.toUpperCase() !== s && s.toLowerCase() === s;
+}
+
+export function isLetter(c: number): boolean {
+  return isUpper(c) || isLower(c);
+}
+
+/** Sentence-final punctuation: . ! ? … ‽ and their full-width / interrobang forms. */
+export function isTerminator(c: number): boolean {
+  return c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x203d
+    || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff0e;
+}
+
+/** Characters that close a quotation or bracket and stay with the sentence they end. */
+export function isCloser(c: number): boolean {
+  return c === 34 || c === 39 || c === 41 || c === 93 || c === 125 || c === 0x201d
+    || c === 0x2019 || c === 0xbb || c === 0x203a || c === 0x300d || c === 0x300f;
+}
+
+/** Characters that open a quotation or bracket before a sentence's first word. */
+export function isOpener(c: number): boolean {
+  return c === 34 || c === 39 || c === 40 || c === 91 || c === 123 || c === 0x201c
+    || c === 0x2018 || c === 0xab || c === 0x2039 || c === 0xbf || c === 0xa1
+    || c === 0x300c || c === 0x300e || c === 96;
+}
+
+/** List bullets that start a new item wherever they follow whitespace. */
+export function isBullet(c: number): boolean {
+  return c === 0x2022 || c === 0x2043 || c === 0x25aa || c === 0x25e6 || c === 0x2023
+    || c === 0x25cf || c === 0x25a0 || c === 0x27a2 || c === 0x2713;
+}

@@ -1,0 +1,70 @@
+/**
+ * Shared tokenization and n-gram hashing for the selectors that count words
+ * (moore-lewis, dsir, textgram, the LSA representation).
+ *
+ * Tokens are lower-cased runs of letters/digits: this also erases the formatting cues of
+ * pre-tokenised sources ("( Collins , 1997 )" vs "(Collins, 1997)") and of lower-cased
+ * ones, which SOURCES.md warns a domain filter can key on.
+ */
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(TOKEN_RE) ?? [];
+}
+
+/** FNV-1a over UTF-16 code units, then a murmur3 finalizer: a well-mixed u32. */
+export function hashString(s: string, seed = 0): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return fmix32(h);
+}
+
+/** Combine two u32 hashes (order matters): used to hash n-grams from token hashes. */
+export function hashPair(a: number, b: number): number {
+  return fmix32((Math.imul(a, 0x9e3779b1) ^ b) + 0x7f4a7c15);
+}
+
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** u32 hash of each token. */
+export function tokenHashes(tokens: string[]): Uint32Array {
+  const out = new Uint32Array(tokens.length);
+  for (let i = 0; i < tokens.length; i++) out[i] = hashString(tokens[i] as string);
+  return out;
+}
+
+/**
+ * Bucket ids of the sentence's unigrams and (when maxOrder >= 2) bigrams, ..., in
+ * [0, buckets). Orders are hashed apart so "a" and the bigram "a b" never share a key
+ * by construction (only by collision).
+ */
+export function hashedNgrams(tokens: string[], buckets: number, maxOrder = 2): Uint32Array {
+  const t = tokenHashes(tokens);
+  const out: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    let h = t[i] as number;
+    out.push(h % buckets);
+    for (let k = 1; k < maxOrder && i + k < t.length; k++) {
+      h = hashPair(h, t[i + k] as number);
+      out.push(h % buckets);
+    }
+  }
+  return Uint32Array.from(out);
+}
+
+/** Adjacent word pairs as "a b" strings (TextGram's bigrams). */
+export function bigrams(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) out.push(`${tokens[i]} ${tokens[i + 1]}`);
+  return out;
+}

@@ -1,0 +1,555 @@
+/**
+ * English sentence splitter: one left-to-right pass over the text that looks only at a
+ * bounded window around each candidate (terminal punctuation, line breaks, bullets,
+ * list markers), so it is linear in the length of the text whatever its shape.
+ *
+ * Returns flat [start0, end0, start1, end1, ...] UTF-16 offsets into `text`; spans are
+ * in order, do not overlap, are trimmed of whitespace (JavaScript's `\s`), and together
+ * cover every non-whitespace character. The text is never rewritten.
+ *
+ * Line breaks (rule chosen by measurement, see scripts/bench/splitter.js and the report):
+ * - a blank line always ends a sentence;
+ * - in text whose typical line is shorter than MIN_WRAP_WIDTH, every line break ends a
+ *   sentence (lists, one-sentence-per-line text);
+ * - otherwise a line that ends with sentence-final punctuation is decided by the
+ *   punctuation rules, where a line break counts as evidence for a boundary even when
+ *   the next line starts in lower case (unless the word is a known abbreviation);
+ * - a line without final punctuation ends a sentence when it is a heading (all capitals),
+ *   when the next line starts a list item, or when it stops well short of the typical
+ *   line width and the next line does not start in lower case; anything else is a hard
+ *   wrap inside a sentence.
+ */
+import {
+  AMBIGUOUS, BEFORE_NUMBER, CASED_AMBIGUOUS, CONTINUE, SENTENCE_STARTERS,
+} from './abbreviations.js';
+import {
+  isBlank, isBullet, isCloser, isDigit, isLetter, isLower, isNewline, isOpener, isSpace,
+  isTerminator, isUpper,
+} from './chars.js';
+import { typicalLineWidth } from './lines.js';
+
+/** Longest word (UTF-16 units) the rules look at on either side of a candidate. */
+const WINDOW = 40;
+/**
+ * Typical line widths below this are not hard wraps (Reuters wraps near 65-70,
+ * Gutenberg near 70-75; bulleted feature lists and headlines are far shorter).
+ */
+const MIN_WRAP_WIDTH = 40;
+/** A line this much shorter than the typical width ended on purpose (fraction of width). */
+const SHORT_LINE_SLACK = 0.25;
+
+const enum Cand { None = 0, Terminator = 1, Newline = 2, Paren = 3, Bullet = 4, Quote = 5 }
+
+/**
+ * Longest quotation (UTF-16 units) whose inner punctuation is not a boundary: the golden
+ * cases quote up to ~300 characters of speech ("'Well!' thought Alice ... house!'"); the
+ * bound keeps an unmatched quote from swallowing a whole document.
+ */
+const QUOTE_WINDOW = 400;
+
+const CANDIDATES: Uint8Array = buildCandidates();
+
+function buildCandidates(): Uint8Array {
+  const t = new Uint8Array(65536);
+  for (let c = 0; c < 65536; c++) {
+    if (isTerminator(c)) t[c] = Cand.Terminator;
+    else if (isNewline(c)) t[c] = Cand.Newline;
+    else if (c === 41) t[c] = Cand.Paren;
+    else if (isBullet(c)) t[c] = Cand.Bullet;
+    else if (c === 34 || c === 39 || c === 0x201c || c === 0x2018) t[c] = Cand.Quote;
+  }
+  return t;
+}
+
+export function splitSentences(text: string): number[] {
+  if (text.length === 0) return [];
+  const splitter = new Splitter(text);
+  splitter.scan();
+  return splitter.spans();
+}
+
+interface ListMarker { kind: number; style: number; value: number }
+
+class Splitter {
+  private readonly text: string;
+  private readonly n: number;
+  private readonly cuts: number[] = [];
+  private lastCut = 0;
+  /** No ASCII capital anywhere (lower-cased corpora): case says nothing about starts. */
+  private readonly caseless: boolean;
+  private readonly lineWidth: number;
+  private lineStart = 0;
+  private marker: ListMarker | undefined;
+  /** Position of the closing quote of the quotation being scanned (-1: none). */
+  private quoteEnd = -1;
+
+  constructor(text: string) {
+    this.text = text;
+    this.n = text.length;
+    this.caseless = !/[A-Z]/.test(text);
+    this.lineWidth = typicalLineWidth(text);
+  }
+
+  scan(): void {
+    const text = this.text;
+    const n = this.n;
+    let i = 0;
+    while (i < n) {
+      const kind = CANDIDATES[text.charCodeAt(i)]!;
+      if (kind === Cand.None) { i++; continue; }
+      switch (kind) {
+        case Cand.Terminator: i = this.terminator(i); break;
+        case Cand.Newline: i = this.newline(i); break;
+        case Cand.Paren: this.parenMarker(i); i++; break;
+        case Cand.Quote: this.quote(i); i++; break;
+        default:
+          if (i === 0 || isSpace(text.charCodeAt(i - 1))) this.cut(i);
+          i++;
+      }
+    }
+  }
+
+  spans(): number[] {
+    const out: number[] = [];
+    let prev = 0;
+    for (const c of this.cuts) { this.emit(out, prev, c); prev = c; }
+    this.emit(out, prev, this.n);
+    return out;
+  }
+
+  private emit(out: number[], from: number, to: number): void {
+    const text = this.text;
+    while (from < to && isSpace(text.charCodeAt(from))) from++;
+    while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+    if (to > from) out.push(from, to);
+  }
+
+  private cut(pos: number): void {
+    if (pos > this.lastCut && pos < this.n) { this.cuts.push(pos); this.lastCut = pos; }
+  }
+
+  private code(i: number): number {
+    return i < this.n ? this.text.charCodeAt(i) : -1;
+  }
+
+  /** Start of the whitespace-delimited token that ends at `end` (bounded by WINDOW). */
+  private tokenStart(end: number): number {
+    let s = end;
+    const stop = Math.max(0, end - WINDOW);
+    while (s > stop && !isSpace(this.text.charCodeAt(s - 1))) s--;
+    return s;
+  }
+
+  /** Skip openers and bullets at the front of a token. */
+  private wordStart(s: number, end: number): number {
+    while (s < end) {
+      const c = this.text.charCodeAt(s);
+      if (!isOpener(c) && !isBullet(c)) break;
+      s++;
+    }
+    return s;
+  }
+
+  /** True when only whitespace, bullets and openers lie between the last cut and `pos`. */
+  private atSentenceStart(pos: number): boolean {
+    let p = pos - 1;
+    while (p >= this.lastCut) {
+      const c = this.text.charCodeAt(p);
+      if (!isSpace(c) && !isBullet(c) && !isOpener(c)) return false;
+      p--;
+    }
+    return true;
+  }
+
+  /** "1." "1.)" "1)" "a." "B)": a list item label; returns false when it is not one. */
+  private listMarker(tokStart: number, wordStart: number, end: number, style: number): boolean {
+    const len = end - wordStart;
+    if (len < 1 || len > 3) return false;
+    const text = this.text;
+    let kind: number;
+    let value: number;
+    const c0 = text.charCodeAt(wordStart);
+    if (isDigit(c0)) {
+      value = 0;
+      for (let p = wordStart; p < end; p++) {
+        const c = text.charCodeAt(p);
+        if (!isDigit(c)) return false;
+        value = value * 10 + (c - 48);
+      }
+      kind = 0;
+    } else if (len === 1 && c0 < 128 && isLetter(c0)) {
+      kind = isUpper(c0) ? 2 : 1;
+      value = (c0 | 32) - 97;
+    } else {
+      return false;
+    }
+    const prev = this.marker;
+    if (this.atSentenceStart(wordStart)) {
+      this.marker = { kind, style, value };
+      return true;
+    }
+    if (prev && prev.kind === kind && prev.style === style && prev.value + 1 === value) {
+      this.cut(tokStart);
+      this.marker = { kind, style, value };
+      return true;
+    }
+    return false;
+  }
+
+  private parenMarker(i: number): void {
+    const next = this.code(i + 1);
+    if (next >= 0 && !isSpace(next)) return;
+    const s = this.tokenStart(i);
+    const w = this.wordStart(s, i);
+    if (w !== s && !isBullet(this.text.charCodeAt(s))) return; // "(1)" is not a label here
+    this.listMarker(s, w, i, 2);
+  }
+
+  /** At an opening quote, find its closing quote within QUOTE_WINDOW (not past a blank line). */
+  private quote(i: number): void {
+    if (i < this.quoteEnd) return;
+    const text = this.text;
+    const c = text.charCodeAt(i);
+    const before = this.code(i - 1);
+    if (before >= 0 && !isSpace(before) && !isOpener(before) && before !== 45 && before !== 0x2014) return;
+    const after = this.code(i + 1);
+    if (after < 0 || isSpace(after)) return;
+    const single = c === 39 || c === 0x2018;
+    const close = c === 0x201c ? 0x201d : c === 0x2018 ? 0x2019 : c;
+    const stop = Math.min(this.n, i + QUOTE_WINDOW);
+    let sawNewline = false;
+    for (let p = i + 1; p < stop; p++) {
+      const d = text.charCodeAt(p);
+      if (d === 10) {
+        if (sawNewline) return;
+        sawNewline = true;
+      } else if (!isSpace(d)) {
+        sawNewline = false;
+      }
+      if (d !== close && !(single && d === 39) && !(c === 34 && d === 0x201d)) continue;
+      if (single && (isLetter(this.code(p + 1)) || isSpace(this.code(p - 1)))) continue; // apostrophe
+      this.quoteEnd = p;
+      return;
+    }
+  }
+
+  private terminator(i: number): number {
+    const text = this.text;
+    const n = this.n;
+    let j = i;
+    let dots = 0;
+    let strong = 0; // ! ? and the like
+    let ellipsis = 0;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (!isTerminator(c)) break;
+      if (c === 46) dots++;
+      else if (c === 0x2026) ellipsis++;
+      else strong++;
+      j++;
+    }
+    // Spaced ellipsis ". . ." (only from a single period).
+    let spaced = 1;
+    if (j === i + 1 && dots === 1) {
+      let q = j;
+      while (q + 1 < n && text.charCodeAt(q) === 32 && text.charCodeAt(q + 1) === 46) {
+        q += 2;
+        spaced++;
+      }
+      if (spaced >= 3) j = q;
+      else spaced = 1;
+    }
+    let k = j;
+    while (k < n && isCloser(text.charCodeAt(k))) k++;
+    let m = k;
+    let newline = false;
+    while (m < n) {
+      const c = text.charCodeAt(m);
+      if (!isSpace(c)) break;
+      if (c === 10 || c === 13) newline = true;
+      m++;
+    }
+    const s = Math.max(this.tokenStart(i), this.lastCut);
+    const w = this.wordStart(s, i);
+    const attached = w < i;
+    if (i < this.quoteEnd && k <= this.quoteEnd) return k; // inside a quotation
+
+    if (m === k) {
+      if (m >= n) return k;
+      if (text.charCodeAt(j - 1) >= 0x3000) { this.cut(k); return k; } // full-width: no space used
+      if (strong + dots === j - i && (strong > 0 || dots === 1)) {
+        if (k === j && this.missingSpace(i, j)) { this.cut(j); return k; }
+        const refs = this.footnoteEnd(i, k);
+        if (refs > k && refs < n && isSpace(text.charCodeAt(refs))) {
+          let r = refs;
+          while (r < n && isSpace(text.charCodeAt(r))) r++;
+          if (r < n && this.startsSentence(r)) this.cut(refs);
+          return refs;
+        }
+      }
+      return k;
+    }
+
+    if (dots === 1 && strong === 0 && ellipsis === 0 && spaced === 1) {
+      const style = k > j && text.charCodeAt(j) === 41 && k === j + 1 ? 1 : 0;
+      if (this.listMarker(s, w, i, style)) return k;
+      if (m >= n) return k;
+      if (this.periodEnds(s, w, i, m, newline)) this.cut(k);
+      return k;
+    }
+    if (m >= n) return k;
+    if (strong > 0) {
+      if (dots === 0 && ellipsis === 0 && STRONG_NAMES.has(text.slice(w, i)) && !newline) return k;
+      if (newline || this.startsSentence(m)) this.cut(k);
+      return k;
+    }
+    if (spaced >= 3) {
+      if (!this.startsSentence(m) && !newline) return k;
+      if (spaced >= 4 && attached) this.cut(i + 1);
+      else if (spaced >= 4 || attached) this.cut(k);
+      return k;
+    }
+    // Unspaced ellipsis "..." "...." "…": a boundary after a word when a sentence follows.
+    if (attached && (this.startsSentence(m) || newline)) this.cut(k);
+    else if (!attached && newline && this.startsSentence(m)) this.cut(k);
+    return k;
+  }
+
+  /** The next sentence-like start at `m`: anything but a lower-case letter (after openers). */
+  private startsSentence(m: number): boolean {
+    const c = this.code(m);
+    if (isTerminator(c) || isDash(c)) return false; // "Fig. ??", "voila! -- you"
+    if (this.caseless || this.enumeratorAt(m)) return true;
+    let p = m;
+    const stop = Math.min(this.n, m + 4);
+    while (p < stop && isOpener(this.text.charCodeAt(p))) p++;
+    return !isLower(this.code(p));
+  }
+
+  /** "a. " "b) " "(c) " "[iv] " "12. ": an item label that starts a new sentence. */
+  private enumeratorAt(m: number): boolean {
+    let p = m;
+    const open = this.code(p);
+    const bracketed = open === 40 || open === 91;
+    if (bracketed) p++;
+    const start = p;
+    while (p < start + 4 && p < this.n) {
+      const c = this.text.charCodeAt(p);
+      if (!(c < 128 && (isLetter(c) || isDigit(c)))) break;
+      p++;
+    }
+    const len = p - start;
+    if (len === 0) return false;
+    const close = this.code(p);
+    if (!isSpace(this.code(p + 1))) return false;
+    if (bracketed) return close === (open === 40 ? 41 : 93);
+    if (close !== 41 && close !== 46) return false;
+    return len === 1 || isDigit(this.text.charCodeAt(start));
+  }
+
+  /** Footnote references glued to a period: "martyr.[1][2]", "consultation.11 12", "(type 2).10". */
+  private footnoteEnd(i: number, k: number): number {
+    const text = this.text;
+    const before = this.code(i - 1);
+    if (!(isLetter(before) && isLetter(this.code(i - 2))) && before !== 41) return k;
+    let p = k;
+    if (this.code(p) === 91) {
+      while (this.code(p) === 91) {
+        let q = p + 1;
+        while (q < p + 9 && q < this.n && (isDigit(text.charCodeAt(q)) || text.charCodeAt(q) === 44
+          || text.charCodeAt(q) === 45 || text.charCodeAt(q) === 0x2013)) q++;
+        if (q === p + 1 || this.code(q) !== 93) return p;
+        p = q + 1;
+      }
+      return p;
+    }
+    let groups = 0;
+    for (;;) {
+      let q = p;
+      while (q < p + 3 && isDigit(this.code(q))) q++;
+      if (q === p || isDigit(this.code(q))) return groups === 0 ? k : p - 1;
+      groups++;
+      p = q;
+      if (this.code(p) !== 32 || !isDigit(this.code(p + 1))) return p;
+      p++;
+    }
+  }
+
+  /** Does a single period at `dot` (word text[w, dot)) end a sentence, next word at `m`? */
+  private periodEnds(s: number, w: number, dot: number, m: number, newline: boolean): boolean {
+    const text = this.text;
+    const word = text.slice(w, dot);
+    const lower = word.toLowerCase();
+    let p = m;
+    const stop = Math.min(this.n, m + 4);
+    while (p < stop && isOpener(text.charCodeAt(p))) p++;
+    const nc = this.code(p);
+    if (isDigit(nc) && BEFORE_NUMBER.has(lower)) return false;
+    if (CONTINUE.has(lower)) return false;
+    const plain = newline || this.startsSentence(m);
+    if (dot - s >= WINDOW) return plain;
+    const single = word.length === 1 && isLetter(word.charCodeAt(0));
+    if (single && word === 'I' && this.previousWordIsLower(s)) return plain;
+    if (lower === 'a.m' || lower === 'p.m') return this.starterAt(p) || this.capitalisedWordAt(p);
+    if (AMBIGUOUS.has(lower) || CASED_AMBIGUOUS.has(word) || single || isDotted(word)) {
+      return this.starterAt(p);
+    }
+    return plain;
+  }
+
+  /** A capitalised word ("Travelers") that is not a weekday, month or title after a time. */
+  private capitalisedWordAt(p: number): boolean {
+    if (!isUpper(this.code(p)) || !isLower(this.code(p + 1))) return false;
+    let e = p;
+    const stop = Math.min(this.n, p + 16);
+    while (e < stop && isLetter(this.text.charCodeAt(e))) e++;
+    return !NOT_AFTER_TIME.has(this.text.slice(p, e));
+  }
+
+  /** A typical sentence-initial word at `p`, not itself an initial ("J. R. R."). */
+  private starterAt(p: number): boolean {
+    const text = this.text;
+    let e = p;
+    const stop = Math.min(this.n, p + 16);
+    while (e < stop && isLetter(text.charCodeAt(e))) e++;
+    if (e === p) return false;
+    if (e - p === 1 && this.code(e) === 46) return false;
+    let word = text.slice(p, e);
+    if (this.caseless) word = word.charAt(0).toUpperCase() + word.slice(1);
+    return SENTENCE_STARTERS.has(word);
+  }
+
+  /** The word before the token starting at `s` is lower case ("you and I."). */
+  private previousWordIsLower(s: number): boolean {
+    let p = s - 1;
+    const stop = Math.max(0, s - WINDOW);
+    while (p >= stop && isSpace(this.text.charCodeAt(p))) p--;
+    if (p < stop) return false;
+    while (p > stop && isLetter(this.text.charCodeAt(p - 1))) p--;
+    return isLower(this.text.charCodeAt(p));
+  }
+
+  /**
+   * "end.Next" with no space: a boundary when a capitalised word follows a word of two or
+   * more letters or a number, outside e-mail addresses, URLs and dotted names.
+   */
+  private missingSpace(i: number, j: number): boolean {
+    const text = this.text;
+    if (!isUpper(this.code(j)) || !isLower(this.code(j + 1))) return false;
+    let b = i;
+    const stop = Math.max(0, i - WINDOW);
+    while (b > stop) {
+      const c = text.charCodeAt(b - 1);
+      if (!isLetter(c) && !isDigit(c) && c !== 44) break;
+      b--;
+    }
+    if (i - b < 2) return false;
+    const before = this.code(b - 1);
+    if (before === 46 || before === 64 || before === 47) return false;
+    let e = j;
+    const end = Math.min(this.n, j + WINDOW);
+    while (e < end) {
+      const c = text.charCodeAt(e);
+      if (isSpace(c)) break;
+      if (c === 64 || c === 47) return false;
+      e++;
+    }
+    let t = b;
+    while (t > stop && !isSpace(text.charCodeAt(t - 1))) {
+      const c = text.charCodeAt(t - 1);
+      if (c === 64 || c === 47) return false;
+      t--;
+    }
+    return true;
+  }
+
+  private newline(i: number): number {
+    const text = this.text;
+    const n = this.n;
+    const c = text.charCodeAt(i);
+    const after = c === 13 && this.code(i + 1) === 10 ? i + 2 : i + 1;
+    const lineStart = this.lineStart;
+    this.lineStart = after;
+    let q = after;
+    while (q < n && isBlank(text.charCodeAt(q))) q++;
+    if (q >= n) return after;
+    const next = text.charCodeAt(q);
+    if (isNewline(next)) { this.cut(i); return after; }
+    let e = i;
+    while (e > lineStart && isSpace(text.charCodeAt(e - 1))) e--;
+    if (e === lineStart) { this.cut(i); return after; }
+    if (this.lineWidth < MIN_WRAP_WIDTH) { this.cut(i); return after; }
+    if (this.endsWithTerminator(lineStart, e)) return after;
+    if (this.startsListItem(q) || this.isHeading(lineStart, e)) { this.cut(i); return after; }
+    const width = i - lineStart;
+    const short = width < this.lineWidth * (1 - SHORT_LINE_SLACK);
+    if (short && this.startsSentence(q)) this.cut(i);
+    return after;
+  }
+
+  private endsWithTerminator(lineStart: number, e: number): boolean {
+    let p = e - 1;
+    const stop = Math.max(lineStart, e - 4);
+    while (p > stop && isCloser(this.text.charCodeAt(p))) p--;
+    return isTerminator(this.text.charCodeAt(p));
+  }
+
+  /** A line of capitals (two or more, no lower-case letter): a headline or title. */
+  private isHeading(start: number, end: number): boolean {
+    let upper = 0;
+    for (let p = start; p < end; p++) {
+      const c = this.text.charCodeAt(p);
+      if (isLower(c)) return false;
+      if (isUpper(c)) upper++;
+    }
+    return upper >= 2;
+  }
+
+  /** "- item", "* item", "• item", "1. item", "2) item" at `q`. */
+  private startsListItem(q: number): boolean {
+    const c = this.code(q);
+    if (isBullet(c)) return true;
+    if ((c === 45 || c === 42) && isSpace(this.code(q + 1))) return true;
+    let p = q;
+    while (p < q + 3 && isDigit(this.code(p))) p++;
+    if (p === q) return false;
+    const d = this.code(p);
+    return (d === 46 || d === 41) && isSpace(this.code(p + 1));
+  }
+}
+
+/** Words whose "!" belongs to a name ("Yahoo! Research"). */
+const STRONG_NAMES = new Set<string>(['Yahoo', 'Jeopardy']);
+
+/** Capitalised words that continue a sentence after "a.m." / "p.m." ("5 p.m. Monday"). */
+const NOT_AFTER_TIME = new Set<string>([
+  'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January',
+  'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+  'November', 'December', 'Mr', 'Mrs', 'Ms', 'Dr', 'Eastern', 'Pacific', 'Central',
+  'Mountain', 'Greenwich', 'local', 'Moscow', 'London', 'Tokyo', 'GMT', 'EST', 'EDT',
+]);
+
+function isDash(c: number): boolean {
+  return c === 45 || c === 0x2013 || c === 0x2014;
+}
+
+/** "U.S", "e.g", "a.m", "Ph.D": letters (one or two) joined by periods. */
+function isDotted(word: string): boolean {
+  if (word.length < 3 || word.length > 12) return false;
+  let run = 0;
+  let periods = 0;
+  for (let p = 0; p < word.length; p++) {
+    const c = word.charCodeAt(p);
+    if (c === 46) {
+      if (run === 0) return false;
+      periods++;
+      run = 0;
+    } else if (isLetter(c)) {
+      run++;
+      if (run > 2) return false;
+    } else {
+      return false;
+    }
+  }
+  return periods > 0 && run > 0;
+}

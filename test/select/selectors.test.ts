@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { METHOD_NAMES, selectorFactory } from '../../src/select/registry.js';
+import type { SelectorJSON } from '../../src/select/selector.js';
+import { HAVE_SHARED, inDomainShareOfKept, scoreInBatches, smallMix } from './fixture.js';
+
+const HAVE_DETECTORS = existsSync(new URL('../../src/detect/registry.ts', import.meta.url));
+
+/** Method + options, as the CLI would pass them. iforest needs the detector registry. */
+const CASES: [string, Record<string, unknown>][] = [
+  ['tadpole', {}],
+  ['tadpole', { detector: 'task-knn' }],
+  ['distance', {}],
+  ['knn-tapt', { k: 3 }],
+  ['moore-lewis', {}],
+  ['moore-lewis', { order: 4 }],
+  ['dsir', {}],
+  ['textgram', {}],
+];
+
+async function fitAndScore(method: string, options: Record<string, unknown>, seed = 7, batch = 64): Promise<{ json: SelectorJSON; scores: Float64Array }> {
+  const mix = smallMix();
+  const f = selectorFactory(method);
+  const json = await f.fit({ task: mix.task, general: mix.general, seed, options });
+  const scorer = await f.load(json, { seed, options: {} });
+  const scores = await scoreInBatches((s) => scorer.score(s), mix.sentences, batch);
+  await scorer.dispose();
+  return { json, scores };
+}
+
+describe.skipIf(!HAVE_SHARED)('selectors on a small real bio-vs-news mix', () => {
+  it('random keeps about the in-domain base rate (the reference the others must beat)', async () => {
+    const { scores } = await fitAndScore('random', {});
+    const share = inDomainShareOfKept(scores, smallMix().inDomain);
+    expect(share).toBeGreaterThan(0.3);
+    expect(share).toBeLessThan(0.7);
+  });
+
+  for (const [method, options] of CASES) {
+    const name = `${method} ${JSON.stringify(options)}`;
+    it(`${name} keeps mostly bio in its best 20% (random keeps ~50%)`, async () => {
+      const { scores } = await fitAndScore(method, options);
+      expect(scores.every(Number.isFinite)).toBe(true);
+      expect(inDomainShareOfKept(scores, smallMix().inDomain)).toBeGreaterThan(0.75);
+    });
+
+    it(`${name}: same seed gives the same model; a JSON round trip gives identical scores, whatever the batch size`, async () => {
+      const a = await fitAndScore(method, options, 7, 64);
+      const b = await fitAndScore(method, options, 7, 1000);
+      expect(JSON.stringify(a.json)).toBe(JSON.stringify(b.json));
+      expect(Array.from(b.scores)).toEqual(Array.from(a.scores));
+      const f = selectorFactory(method);
+      const reloaded = await f.load(JSON.parse(JSON.stringify(a.json)) as SelectorJSON, { seed: 7, options: {} });
+      const c = await scoreInBatches((s) => reloaded.score(s), smallMix().sentences, 13);
+      await reloaded.dispose();
+      expect(Array.from(c)).toEqual(Array.from(a.scores));
+    });
+  }
+
+  it.skipIf(!HAVE_DETECTORS)('tadpole with the paper\'s isolation forest fits, round-trips and scores deterministically', async () => {
+    const a = await fitAndScore('tadpole', { detector: 'iforest' });
+    const b = await fitAndScore('tadpole', { detector: 'iforest' }, 7, 17);
+    expect(Array.from(b.scores)).toEqual(Array.from(a.scores));
+    expect(inDomainShareOfKept(a.scores, smallMix().inDomain)).toBeGreaterThan(0.5);
+  });
+
+  it('random gives the same score to the same position across batchings, another seed other scores', async () => {
+    const a = await fitAndScore('random', {}, 7, 5);
+    const b = await fitAndScore('random', {}, 7, 333);
+    const c = await fitAndScore('random', {}, 8, 5);
+    expect(Array.from(b.scores)).toEqual(Array.from(a.scores));
+    expect(Array.from(c.scores)).not.toEqual(Array.from(a.scores));
+  });
+});
+
+describe('registry', () => {
+  it('lists every method from the papers', () => {
+    expect([...METHOD_NAMES].sort()).toEqual(['distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
+  });
+  it('an unknown method is a usage error naming the choices', () => {
+    expect(() => selectorFactory('bm25')).toThrow(/unknown method "bm25"; should be one of: tadpole, random/);
+    try {
+      selectorFactory('bm25');
+    } catch (e) {
+      expect((e as { code?: string }).code).toBe('TADPOLE_USAGE');
+    }
+  });
+  it('methods that need a general sample refuse to fit without one', async () => {
+    for (const m of ['distance', 'moore-lewis', 'dsir']) {
+      await expect(selectorFactory(m).fit({ task: ['a b c d'], general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
+    }
+  });
+});
