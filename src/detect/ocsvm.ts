@@ -1,18 +1,23 @@
 /**
- * One-class SVM (Schölkopf et al. 2000) with an RBF kernel, approximated: rows are mapped
- * with random Fourier features z(x) = sqrt(2/D)·cos(Wx + b), W ~ N(0, 2γ), b ~ U(0, 2π)
- * (Rahimi & Recht 2007), then a linear one-class SVM is solved in that space. The solver is
+ * One-class SVM (Schölkopf et al. 2000) with an RBF kernel k(x,y) = exp(-γ||x-y||²),
+ * approximated: rows are mapped with a Nyström feature map on m landmark task rows
+ * (Williams & Seeger 2001), then a linear one-class SVM is solved in that space by
  * Frank–Wolfe with exact line search on the dual, min ½||Σ α_i z_i||² over
- * {0 <= α_i <= 1/(νn), Σ α_i = 1}: deterministic, no step size to tune, and its duality gap
- * says when to stop. ρ is the ν-quantile of w·z over the task rows; score = ρ - w·z(x).
- * W and b are regenerated from the seed on load, so the model stores only w, ρ and γ.
+ * {0 <= α_i <= 1/(νn), Σ α_i = 1}: deterministic, no step size to tune, and its duality
+ * gap says when to stop. ρ is the ν-quantile of w·z over the task rows; score = ρ - w·z(x),
+ * evaluated as ρ - Σ_j β_j k(l_j, x) over the landmarks.
+ * Random Fourier features were tried first: on 256-dim hash embeddings of ChemProt vs
+ * news+fiction they reached AUROC 0.58 (D=512) and 0.66 (D=2048) where the exact kernel
+ * (scikit-learn OneClassSVM) gives 0.74, because the kernel values differ by less than
+ * the RFF noise; Nyström keeps the landmarks' geometry exactly.
  */
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
-import { f32ToB64 } from '../core/b64.js';
+import { f32ToB64, f64ToB64 } from '../core/b64.js';
 import type { Detector, DetectorJSON } from './detector.js';
 import { checkKnown, intOption, numOption, type DetectorOptions } from './options.js';
 import { StateReader, checkFitInput, checkScoreInput } from './pack.js';
+import { symmetricEigen } from './linalg.js';
 
 export const OCSVM_FORMAT = 1;
 
@@ -20,55 +25,95 @@ export interface OcsvmParams {
   nu: number;
   /** 0 = scikit-learn's 'scale': 1 / (dims · variance of X). */
   gamma: number;
-  features: number;
+  /** Nyström landmark rows (feature-space dimension). */
+  landmarks: number;
   iterations: number;
   seed: number;
 }
 
-class FourierMap {
-  readonly W: Float32Array;
-  readonly b: Float32Array;
+/**
+ * Nyström feature map: z(x) = Λ^-1/2 U^T k(L, x) for m landmark rows L with K(L,L) = U Λ U^T,
+ * so z(x)·z(y) approximates k(x, y). Stored as the landmarks and the m x m projection.
+ */
+class NystromMap {
   constructor(
     readonly dims: number,
-    readonly D: number,
-    gamma: number,
-    seed: number,
-  ) {
-    const rng = new Rng(seed);
-    const sd = Math.sqrt(2 * gamma);
-    this.W = new Float32Array(D * dims);
-    for (let i = 0; i < this.W.length; i++) this.W[i] = rng.normal() * sd;
-    this.b = new Float32Array(D);
-    for (let j = 0; j < D; j++) this.b[j] = rng.next() * 2 * Math.PI;
+    readonly gamma: number,
+    /** m x dims */
+    readonly landmarks: Float32Array,
+    /** m x m, row r = u_r / sqrt(λ_r) (rows with tiny λ are zero). */
+    readonly proj: Float64Array,
+  ) {}
+
+  get m(): number {
+    return this.landmarks.length / this.dims;
   }
-  /** z(x) of row `row` of X into out[at .. at+D). */
-  map(X: Float32Array, row: number, out: Float32Array | Float64Array, at: number): void {
-    const { W, b, dims, D } = this;
-    const base = row * dims;
-    const scale = Math.sqrt(2 / D);
-    for (let j = 0; j < D; j++) {
-      const w = j * dims;
-      let s = b[j] as number;
-      for (let d = 0; d < dims; d++) s += (W[w + d] as number) * (X[base + d] as number);
-      out[at + j] = scale * Math.cos(s);
+
+  static fit(X: Float32Array, n: number, dims: number, m: number, gamma: number, rng: Rng): NystromMap {
+    const rows = rng.sample(n, Math.min(m, n));
+    const mm = rows.length;
+    const landmarks = new Float32Array(mm * dims);
+    rows.forEach((r, i) => landmarks.set(X.subarray(r * dims, r * dims + dims), i * dims));
+    const K = new Float64Array(mm * mm);
+    const probe = new NystromMap(dims, gamma, landmarks, new Float64Array(0));
+    const k = new Float64Array(mm);
+    for (let i = 0; i < mm; i++) {
+      probe.kernelRow(landmarks, i, k);
+      K.set(k, i * mm);
     }
+    const { values, vectors } = symmetricEigen(K, mm);
+    const proj = new Float64Array(mm * mm);
+    const floor = 1e-8 * Math.max(values[0] as number, 1e-300);
+    for (let r = 0; r < mm; r++) {
+      const v = values[r] as number;
+      if (v <= floor) continue;
+      const s = 1 / Math.sqrt(v);
+      for (let c = 0; c < mm; c++) proj[r * mm + c] = (vectors[r * mm + c] as number) * s;
+    }
+    return new NystromMap(dims, gamma, landmarks, proj);
+  }
+
+  /** k(landmark_j, x) for every landmark j, x = row `row` of X. */
+  kernelRow(X: Float32Array, row: number, out: Float64Array): void {
+    const { landmarks, dims, gamma } = this;
+    const base = row * dims;
+    const m = this.m;
+    for (let j = 0; j < m; j++) {
+      const l = j * dims;
+      let d2 = 0;
+      for (let d = 0; d < dims; d++) {
+        const t = (X[base + d] as number) - (landmarks[l + d] as number);
+        d2 += t * t;
+      }
+      out[j] = Math.exp(-gamma * d2);
+    }
+  }
+
+  /** z(x) into out[at .. at+m). */
+  map(X: Float32Array, row: number, k: Float64Array, out: Float64Array, at: number): void {
+    this.kernelRow(X, row, k);
+    const m = this.m;
+    const P = this.proj;
+    for (let r = 0; r < m; r++) out[at + r] = dot(P, r * m, k, m);
   }
 }
 
 export class OneClassSvm implements Detector {
   readonly name = 'ocsvm';
   readonly params: OcsvmParams;
+  private dims = 0;
   private gammaUsed = 0;
   private rho = 0;
-  private w: Float32Array = new Float32Array(0);
-  private fmap: FourierMap | undefined;
+  private landmarks: Float32Array = new Float32Array(0);
+  /** Score weights on the landmark kernels: w·z(x) = beta·k(L, x). */
+  private beta: Float64Array = new Float64Array(0);
 
   constructor(opts: DetectorOptions) {
-    checkKnown('ocsvm', opts, ['nu', 'gamma', 'features', 'iterations']);
+    checkKnown('ocsvm', opts, ['nu', 'gamma', 'landmarks', 'iterations']);
     this.params = {
       nu: numOption('ocsvm', opts, 'nu', 0.1, 1e-6, 1),
       gamma: numOption('ocsvm', opts, 'gamma', 0, 0, Number.MAX_VALUE),
-      features: intOption('ocsvm', opts, 'features', 512, 1),
+      landmarks: intOption('ocsvm', opts, 'landmarks', 512, 1),
       iterations: intOption('ocsvm', opts, 'iterations', 300, 1),
       seed: opts.seed,
     };
@@ -77,40 +122,42 @@ export class OneClassSvm implements Detector {
   fit(X: Float32Array, n: number, dims: number): void {
     checkFitInput('ocsvm', X, n, dims);
     const gamma = this.params.gamma > 0 ? this.params.gamma : scaleGamma(X, n, dims);
-    const D = this.params.features;
-    const fmap = new FourierMap(dims, D, gamma, this.params.seed);
-    const Z = new Float32Array(n * D);
-    for (let i = 0; i < n; i++) fmap.map(X, i, Z, i * D);
-    const w = solveDual(Z, n, D, this.params.nu, this.params.iterations);
+    const map = NystromMap.fit(X, n, dims, this.params.landmarks, gamma, new Rng(this.params.seed));
+    const m = map.m;
+    const Z = new Float64Array(n * m);
+    const k = new Float64Array(m);
+    for (let i = 0; i < n; i++) map.map(X, i, k, Z, i * m);
+    const w = solveDual(Z, n, m, this.params.nu, this.params.iterations);
     const margins = new Float64Array(n);
-    for (let i = 0; i < n; i++) margins[i] = dot(Z, i * D, w, D);
-    const sorted = Float64Array.from(margins).sort();
-    this.rho = sorted[Math.min(n - 1, Math.floor(this.params.nu * n))] as number;
+    for (let i = 0; i < n; i++) margins[i] = dot(Z, i * m, w, m);
+    margins.sort();
+    this.rho = margins[Math.min(n - 1, Math.floor(this.params.nu * n))] as number;
+    const beta = new Float64Array(m);
+    for (let r = 0; r < m; r++) for (let c = 0; c < m; c++) beta[c] = (beta[c] as number) + (map.proj[r * m + c] as number) * (w[r] as number);
+    this.dims = dims;
     this.gammaUsed = gamma;
-    this.w = Float32Array.from(w);
-    this.fmap = fmap;
+    this.landmarks = map.landmarks;
+    this.beta = beta;
   }
 
   score(X: Float32Array, n: number): Float32Array {
-    const fmap = this.fmap;
-    if (!fmap) throw new TadpoleError('TADPOLE_RUN', 'detector ocsvm: score() called before fit()');
-    checkScoreInput('ocsvm', fmap.dims, X, n);
-    const z = new Float64Array(fmap.D);
+    checkScoreInput('ocsvm', this.dims, X, n);
+    const map = new NystromMap(this.dims, this.gammaUsed, this.landmarks, new Float64Array(0));
+    const k = new Float64Array(map.m);
     const out = new Float32Array(n);
     for (let i = 0; i < n; i++) {
-      fmap.map(X, i, z, 0);
-      out[i] = this.rho - dot(z, 0, this.w, fmap.D);
+      map.kernelRow(X, i, k);
+      out[i] = this.rho - dot(k, 0, this.beta, map.m);
     }
     return out;
   }
 
   toJSON(): DetectorJSON {
-    const fmap = this.fmap;
-    if (!fmap) throw new TadpoleError('TADPOLE_RUN', 'detector ocsvm: toJSON() called before fit()');
+    if (this.dims === 0) throw new TadpoleError('TADPOLE_RUN', 'detector ocsvm: toJSON() called before fit()');
     return {
       name: this.name,
       params: { ...this.params },
-      state: { format: OCSVM_FORMAT, dims: fmap.dims, gamma: this.gammaUsed, rho: this.rho, w: f32ToB64(this.w) },
+      state: { format: OCSVM_FORMAT, dims: this.dims, gamma: this.gammaUsed, rho: this.rho, m: this.beta.length, landmarks: f32ToB64(this.landmarks), beta: f64ToB64(this.beta) },
     };
   }
 
@@ -118,16 +165,18 @@ export class OneClassSvm implements Detector {
     const p = new StateReader('ocsvm', json.params);
     const s = new StateReader('ocsvm', json.state);
     if (s.num('format') !== OCSVM_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector ocsvm: unsupported state format ${String(json.state.format)}; refit the model`);
-    const det = new OneClassSvm({ seed: p.num('seed'), nu: p.num('nu'), gamma: p.num('gamma'), features: p.num('features'), iterations: p.num('iterations') });
+    const det = new OneClassSvm({ seed: p.num('seed'), nu: p.num('nu'), gamma: p.num('gamma'), landmarks: p.num('landmarks'), iterations: p.num('iterations') });
+    det.dims = s.num('dims');
     det.gammaUsed = s.num('gamma');
     det.rho = s.num('rho');
-    det.w = s.f32('w', det.params.features);
-    det.fmap = new FourierMap(s.num('dims'), det.params.features, det.gammaUsed, det.params.seed);
+    const m = s.num('m');
+    det.landmarks = s.f32('landmarks', m * det.dims);
+    det.beta = s.f64('beta', m);
     return det;
   }
 }
 
-function dot(a: Float32Array | Float64Array, at: number, b: Float32Array | Float64Array, D: number): number {
+function dot(a: Float64Array, at: number, b: Float64Array, D: number): number {
   let s = 0;
   for (let j = 0; j < D; j++) s += (a[at + j] as number) * (b[j] as number);
   return s;
@@ -153,7 +202,7 @@ const GAP_TOL = 1e-6;
  * with the smallest w·z_i (and the remainder on the next one); the step is the exact
  * minimiser of the quadratic along the segment. Ties in the ordering break by row index.
  */
-function solveDual(Z: Float32Array, n: number, D: number, nu: number, iterations: number): Float64Array {
+function solveDual(Z: Float64Array, n: number, D: number, nu: number, iterations: number): Float64Array {
   const cap = 1 / (nu * n);
   const w = new Float64Array(D);
   for (let i = 0; i < n; i++) for (let j = 0; j < D; j++) w[j] = (w[j] as number) + (Z[i * D + j] as number) / n;

@@ -41,7 +41,7 @@ export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
 
 /** The spec that recreates the embedder a model file was fitted with (the user may override ONNX paths). */
 export function specFromFingerprint(fp: EmbedderFingerprint, override: Partial<EmbedderSpec> = {}): EmbedderSpec {
-  if (fp.kind === 'hash') return { kind: 'hash', dims: fp.dims, seed: Number(fp.seed ?? 0) };
+  if (fp.kind === 'hash') return { kind: 'hash', dims: override.dims ?? fp.dims, seed: override.seed ?? Number(fp.seed ?? 0) };
   if (fp.kind === 'onnx') {
     const spec: EmbedderSpec = { kind: 'onnx', ...override };
     if (spec.maxTokens === undefined && typeof fp.maxTokens === 'number') spec.maxTokens = fp.maxTokens;

@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
@@ -84,10 +85,23 @@ async function* selected(src: SourceSpec, mask: Uint8Array): AsyncIterable<strin
 }
 
 /**
- * Build the labelled mix as JSONL ({"text","source"} per line), streaming: documents of
- * all sources interleaved at random (seeded), each source drawn with probability
- * proportional to its bytes still to come, so every prefix of the mix has about the
- * requested proportions.
+ * 8 MB of text per bucket: the one bucket shuffled in memory at a time stays small next
+ * to the ~80 MB Node heap the rest of an eval uses, and 40 MB mixes need only 5 buckets.
+ */
+export const BUCKET_BYTES = 8_000_000;
+
+async function writeLine(stream: WriteStream, line: string): Promise<void> {
+  if (!stream.write(line)) await once(stream, 'drain');
+}
+
+async function closeStream(stream: WriteStream): Promise<void> {
+  stream.end();
+  await once(stream, 'close');
+}
+
+/**
+ * Build the labelled mix as JSONL ({"text","source"} per line): the chosen documents of
+ * all sources in a seeded random order, streaming (memory holds one bucket of ~8 MB).
  */
 export async function buildMix(opts: MixOptions): Promise<MixResult> {
   const { sources, seed, out, log } = opts;
@@ -106,50 +120,55 @@ export async function buildMix(opts: MixOptions): Promise<MixResult> {
   const budget = budgets(sources, available, opts.mixBytes);
   const rng = new Rng(seed);
   const masks = sources.map((s, i) => chooseDocs(lengths[i] as Float64Array, budget[i] as number, s.maxDocs ?? Infinity, rng));
-  const remaining = masks.map((m, i) => m.reduce((a, on, j) => a + (on ? ((lengths[i] as Float64Array)[j] as number) : 0), 0));
+  const chosenBytes = masks.map((m, i) => m.reduce((a, on, j) => a + (on ? ((lengths[i] as Float64Array)[j] as number) : 0), 0));
+  const totalChosen = chosenBytes.reduce((a, b) => a + b, 0);
 
-  const counts: Record<string, LabelCounts> = {};
-  sources.forEach((s, i) => {
-    const c = (counts[s.label] ??= { availableDocs: 0, availableBytes: 0, budgetBytes: 0, docs: 0, bytes: 0 });
-    c.availableDocs += (lengths[i] as Float64Array).length;
-    c.availableBytes += available[i] as number;
-    c.budgetBytes += budget[i] as number;
-  });
-
-  const iters = sources.map((s, i) => selected(s, masks[i] as Uint8Array)[Symbol.asyncIterator]());
-  const labelIdx = sources.map((s) => labels.indexOf(s.label));
-  const docLabel: number[] = [];
-  const stream = createWriteStream(out);
-  let totalBytes = 0;
+  // Two-pass external shuffle, so every prefix of the mix holds the sources in about the
+  // requested proportions whatever order the files keep their documents in (OHSUMED is
+  // sorted by category, the NER abstracts put whole splits first): pass 2 streams every
+  // source once and drops each chosen document into a random bucket file; pass 3 shuffles
+  // each bucket in memory and appends it to the mix.
+  const nBuckets = Math.max(1, Math.ceil(totalChosen / BUCKET_BYTES));
+  const bucketFiles = Array.from({ length: nBuckets }, (_, b) => `${out}.bucket${b}`);
+  const buckets = bucketFiles.map((f) => createWriteStream(f));
   try {
-    for (;;) {
-      const left = remaining.reduce((a, b) => a + b, 0);
-      if (left <= 0) break;
-      let r = rng.next() * left;
-      let k = 0;
-      while (k < remaining.length - 1 && r >= (remaining[k] as number)) r -= remaining[k++] as number;
-      while ((remaining[k] as number) <= 0) k++;
-      const next = await (iters[k] as AsyncIterator<string>).next();
-      if (next.done) {
-        remaining[k] = 0;
-        continue;
+    for (let k = 0; k < sources.length; k++) {
+      const src = sources[k] as SourceSpec;
+      log?.(`mix: drawing ${src.label} (${(((chosenBytes[k] as number) / 1e6)).toFixed(1)} MB)`);
+      for await (const text of selected(src, masks[k] as Uint8Array)) {
+        await writeLine(buckets[rng.int(nBuckets)] as WriteStream, `${labelIdx[k]}\t${JSON.stringify({ text, source: src.label })}\n`);
       }
-      const text = next.value;
-      const bytes = Buffer.byteLength(text, 'utf8');
-      remaining[k] = Math.max(0, (remaining[k] as number) - bytes);
-      const label = (sources[k] as SourceSpec).label;
-      const c = counts[label] as LabelCounts;
-      c.docs++;
-      c.bytes += bytes;
-      totalBytes += bytes;
-      docLabel.push(labelIdx[k] as number);
-      if (!stream.write(JSON.stringify({ text, source: label }) + '\n')) await once(stream, 'drain');
     }
   } finally {
-    stream.end();
-    await once(stream, 'close');
+    await Promise.all(buckets.map(closeStream));
   }
-  // A source whose selected bytes ran out exactly still has an open iterator: close it.
-  await Promise.all(iters.map((it) => it.return?.()));
+
+  const docLabel: number[] = [];
+  let totalBytes = 0;
+  const stream = createWriteStream(out);
+  try {
+    for (const f of bucketFiles) {
+      const lines = (await readFile(f, 'utf8')).split('\n');
+      lines.pop();
+      rng.shuffle(lines);
+      for (const line of lines) {
+        const tab = line.indexOf('\t');
+        const l = Number(line.slice(0, tab));
+        const rec = line.slice(tab + 1);
+        const label = labels[l] as string;
+        const bytes = Buffer.byteLength((JSON.parse(rec) as { text: string }).text, 'utf8');
+        const c = counts[label] as LabelCounts;
+        c.docs++;
+        c.bytes += bytes;
+        totalBytes += bytes;
+        docLabel.push(l);
+        await writeLine(stream, rec + '\n');
+      }
+      await rm(f, { force: true });
+    }
+  } finally {
+    await closeStream(stream);
+    await Promise.all(bucketFiles.map((f) => rm(f, { force: true })));
+  }
   return { file: out, labels, docLabel: Uint8Array.from(docLabel), counts, totalDocs: docLabel.length, totalBytes };
 }

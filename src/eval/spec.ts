@@ -121,7 +121,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
     return { ...s, files: s.files.map(resolveSharedPath) };
   });
   const shareSum = sources.reduce((a, s) => a + (s.share ?? 0), 0);
-  if (shareSum > 1 + 1e-9) throw bad(origin, `source shares add up to ${shareSum.toFixed(3)} > 1`);
+  if (shareSum > 1 + 1e-3) throw bad(origin, `source shares add up to ${shareSum.toFixed(3)} > 1`);
   if (typeof r.inDomain !== 'string' || !labels.has(r.inDomain)) {
     throw bad(origin, `"inDomain" must be one of the source labels (${[...labels].join(', ')}), got ${JSON.stringify(r.inDomain)}`);
   }

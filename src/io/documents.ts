@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
-import { displayName, openInput, type ByteRange } from './input.js';
+import { displayName, isGzipFile, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 
 export type InputFormat = 'text' | 'jsonl' | 'auto';
 
@@ -45,6 +45,10 @@ export interface Doc {
   byteEnd: number;
   /** Byte offset just past the document's separator: a safe place to resume from. */
   nextOffset: number;
+  /** 1-based line number at nextOffset (resume restarts line counting there). */
+  nextLine?: number;
+  /** ReadOptions.trackCounts: the reader's counters just after this document (a checkpoint restores them). */
+  counts?: Record<string, number>;
 }
 
 /** What the reader saw and skipped, and why. */
@@ -67,6 +71,11 @@ export class ReadCounters {
     for (const [k, v] of Object.entries(this)) if (typeof v === 'number') out[k] = v;
     return out;
   }
+  /** Restore numbers saved by toJSON (resume from a checkpoint). */
+  restore(saved: Record<string, number>): void {
+    const self = this as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(saved)) if (typeof self[k] === 'number' && typeof v === 'number') self[k] = v;
+  }
 }
 
 export interface ReadOptions {
@@ -75,13 +84,18 @@ export interface ReadOptions {
   counters?: ReadCounters;
   /** Documents per yielded batch (by count); batches also end at ~1 MB of text. */
   batchDocs?: number;
-  /** Per-input byte ranges (shards); documents are those that START inside the range. */
+  /**
+   * Per-input byte ranges (shards, resume); documents are those that START inside the range.
+   * Offsets are in decompressed bytes: plain files seek, gzip files and stdin are read from
+   * the start and the bytes before `start` dropped. `start` must be a document boundary.
+   */
   ranges?: Map<number, ByteRange>;
   /** First document ordinal (shards continue the global numbering). */
   firstOrdinal?: number;
   /** Only these input indexes are read (shards spread many files). */
   only?: Set<number>;
-  /** Resume: skip bytes before this offset of input `input` (must be a document boundary). */
+  /** Attach the counters after each document to it (Doc.counts), for checkpoints. */
+  trackCounts?: boolean;
   onBadLine?: (file: string, line: number, why: string) => void;
   warnStream?: Writable;
 }
@@ -105,9 +119,10 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const file = displayName(input);
     const range = ro.ranges?.get(inputIndex);
     const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
-    const chunks = range ? rangeChunks(input, range) : openInput(input, openOpts);
-    for await (const doc of documentsOf(chunks, file, inputIndex, opts, counters, range?.start ?? 0)) {
+    const chunks = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
+    for await (const doc of documentsOf(chunks, file, inputIndex, opts, counters, range)) {
       doc.ordinal = ordinal++;
+      if (ro.trackCounts) doc.counts = counters.toJSON();
       batch.push(doc);
       batchBytes += doc.byteEnd - doc.byteStart;
       if (batch.length >= batchDocs || batchBytes >= 1 << 20) {
@@ -126,8 +141,21 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
  * Offsets stay absolute. A range that does not start at 0 begins mid-document: the
  * caller (shard planner) always cuts ranges at document boundaries.
  */
-async function* rangeChunks(input: string, range: ByteRange): AsyncGenerator<Buffer> {
-  yield* openInput(input, { range: { start: range.start, end: Number.MAX_SAFE_INTEGER } });
+async function* rangeChunks(input: string, range: ByteRange, openOpts: OpenOptions): AsyncGenerator<Buffer> {
+  if (input !== STDIN && !isGzipFile(input)) {
+    yield* openInput(input, { range: { start: range.start, end: Number.MAX_SAFE_INTEGER } });
+    return;
+  }
+  // gzip and stdin cannot seek: decompress from the start and drop the bytes before `start`.
+  let skip = range.start;
+  for await (const chunk of openInput(input, openOpts)) {
+    if (skip >= chunk.length) {
+      skip -= chunk.length;
+      continue;
+    }
+    yield skip > 0 ? chunk.subarray(skip) : chunk;
+    skip = 0;
+  }
 }
 
 interface RawDoc {
@@ -136,6 +164,7 @@ interface RawDoc {
   end: number;
   nextOffset: number;
   line: number;
+  nextLine: number;
 }
 
 async function* documentsOf(
@@ -144,12 +173,13 @@ async function* documentsOf(
   inputIndex: number,
   opts: ReaderOptions,
   counters: ReadCounters,
-  baseOffset: number,
+  range: ByteRange | undefined,
 ): AsyncGenerator<Doc> {
   const maxDoc = opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES;
   const format = resolveFormat(opts.format, file);
   const perLine = format === 'jsonl' || opts.docPerLine;
-  for await (const raw of rawDocs(chunks, perLine, maxDoc, counters, baseOffset, file)) {
+  const where = { base: range?.start ?? 0, end: range?.end ?? Number.MAX_SAFE_INTEGER, line: range?.line ?? 1 };
+  for await (const raw of rawDocs(chunks, perLine, maxDoc, counters, where, file)) {
     counters.bytes += raw.end - raw.start;
     let text = raw.buf.toString('utf8', 0, raw.buf.length);
     if (raw.start === 0 && text.charCodeAt(0) === 0xfeff) {
@@ -160,7 +190,7 @@ async function* documentsOf(
       counters.invalidUtf8Docs++;
       counters.warn(`${file}:${raw.line}: invalid UTF-8 replaced with U+FFFD`);
     }
-    const doc: Doc = { ordinal: 0, input: inputIndex, file, line: raw.line, text, byteStart: raw.start, byteEnd: raw.end, nextOffset: raw.nextOffset };
+    const doc: Doc = { ordinal: 0, input: inputIndex, file, line: raw.line, text, byteStart: raw.start, byteEnd: raw.end, nextOffset: raw.nextOffset, nextLine: raw.nextLine };
     if (format === 'jsonl') {
       const parsed = parseRecord(text, opts, file, raw.line, counters);
       if (parsed === undefined) continue;
@@ -228,14 +258,18 @@ async function* rawDocs(
   perLine: boolean,
   maxDoc: number,
   counters: ReadCounters,
-  baseOffset: number,
+  where: { base: number; end: number; line: number },
   file: string,
 ): AsyncGenerator<RawDoc> {
+  const baseOffset = where.base;
+  const endOffset = where.end;
+  // A range ends at the first document starting at or after `end`: set once that line is met.
+  let stop = false;
   // Pending bytes of the current line (may span chunks), kept as a list to avoid
   // quadratic concatenation on very long lines.
   let parts: Buffer[] = [];
   let lineStart = baseOffset; // absolute offset of current line start
-  let lineNo = 1;
+  let lineNo = where.line;
   let skipping = false; // current line or doc is oversized
   // Paragraph mode: the document being built.
   let docParts: Buffer[] = [];
@@ -245,14 +279,14 @@ async function* rawDocs(
   let docEnd = 0;
   let docSkipping = false;
 
-  const flushDoc = function* (nextOffset: number): Generator<RawDoc> {
+  const flushDoc = function* (nextOffset: number, nextLine: number): Generator<RawDoc> {
     if (docStart < 0) return;
     if (docSkipping) {
       counters.oversizedDocs++;
       counters.warn(`${file}:${docLine}: document over ${maxDoc} bytes skipped`);
     } else {
       const buf = docParts.length === 1 ? (docParts[0] as Buffer) : Buffer.concat(docParts, docLen);
-      yield { buf, start: docStart, end: docEnd, nextOffset, line: docLine };
+      yield { buf, start: docStart, end: docEnd, nextOffset, line: docLine, nextLine };
     }
     docParts = [];
     docLen = 0;
@@ -261,6 +295,13 @@ async function* rawDocs(
   };
 
   const onLine = function* (line: Buffer | undefined, start: number, end: number, nextOffset: number, no: number): Generator<RawDoc> {
+    const blank = line !== undefined && (perLine ? line.length === 0 || (line.length === 1 && line[0] === 13) : isBlankBytes(line));
+    if (start >= endOffset && (perLine || blank || docStart < 0)) {
+      // Past the range: the document in progress (if any) ends here; the next belongs to the next shard.
+      if (!perLine) yield* flushDoc(start, no);
+      stop = true;
+      return;
+    }
     counters.lines++;
     if (perLine) {
       if (line === undefined) {
@@ -268,13 +309,12 @@ async function* rawDocs(
         counters.warn(`${file}:${no}: line over ${maxDoc} bytes skipped`);
         return;
       }
-      if (line.length === 0 || (line.length === 1 && line[0] === 13)) return;
-      yield { buf: line, start, end, nextOffset, line: no };
+      if (blank) return;
+      yield { buf: line, start, end, nextOffset, line: no, nextLine: no + 1 };
       return;
     }
-    const blank = line !== undefined && isBlankBytes(line);
     if (blank) {
-      yield* flushDoc(start);
+      yield* flushDoc(start, no);
       return;
     }
     if (docStart < 0) {
@@ -319,6 +359,7 @@ async function* rawDocs(
       }
       const end = lineStart + curLen + n;
       yield* onLine(line, lineStart, end, end + 1, lineNo);
+      if (stop) return;
       lineStart = end + 1;
       lineNo++;
       parts = [];
@@ -331,8 +372,9 @@ async function* rawDocs(
     const line = skipping ? undefined : parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, curLen);
     const end = lineStart + curLen;
     yield* onLine(line, lineStart, end, end, lineNo);
+    if (stop) return;
   }
-  if (!perLine) yield* flushDoc(docEnd);
+  if (!perLine) yield* flushDoc(docEnd, lineNo + 1);
 }
 
 const NEWLINE = Buffer.from('\n');

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
@@ -9,10 +9,26 @@ export function displayName(input: string): string {
   return input === STDIN ? '<stdin>' : input;
 }
 
-/** Byte range of an uncompressed file: [start, end). Used by shards. */
+/** Byte range of an uncompressed file: [start, end). Used by shards and resume. */
 export interface ByteRange {
   start: number;
   end: number;
+  /** 1-based line number at `start`, when known (resume); shards start counting at 1. */
+  line?: number;
+}
+
+/** True when the file starts with the gzip magic bytes (such a file cannot be split or seeked). */
+export function isGzipFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const b = Buffer.alloc(2);
+    return readSync(fd, b, 0, 2, 0) === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export interface OpenOptions {

@@ -15,15 +15,20 @@ const LENGTH_CAP = 1024;
 export function typicalLineWidth(text: string): number {
   let nl = text.indexOf('\n');
   if (nl < 0) return 0;
-  const counts = new Uint32Array(LENGTH_CAP + 1);
+  const counts = COUNTS;
   let lines = 0;
+  let lo = LENGTH_CAP;
+  let hi = 0;
   let start = 0;
   for (;;) {
     const end = nl < 0 ? text.length : nl;
     let len = end - start;
     if (len > 0 && text.charCodeAt(end - 1) === 13) len--;
     if (len > 0) {
-      counts[len > LENGTH_CAP ? LENGTH_CAP : len]! += 1;
+      if (len > LENGTH_CAP) len = LENGTH_CAP;
+      counts[len]! += 1;
+      if (len < lo) lo = len;
+      if (len > hi) hi = len;
       lines++;
     }
     if (nl < 0) break;
@@ -33,9 +38,14 @@ export function typicalLineWidth(text: string): number {
   if (lines === 0) return 0;
   const rank = Math.ceil(lines * 0.9);
   let seen = 0;
-  for (let len = 1; len <= LENGTH_CAP; len++) {
+  let width = hi;
+  for (let len = lo; len <= hi; len++) {
     seen += counts[len]!;
-    if (seen >= rank) return len;
+    if (seen >= rank) { width = len; break; }
   }
-  return LENGTH_CAP;
+  counts.fill(0, lo, hi + 1); // the table is shared between calls: leave it zeroed
+  return width;
 }
+
+/** Reused histogram (single-threaded; zeroed after every call). */
+const COUNTS = new Uint32Array(LENGTH_CAP + 1);

@@ -34,7 +34,7 @@ const WINDOW = 40;
  * Typical line widths below this are not hard wraps (Reuters wraps near 65-70,
  * Gutenberg near 70-75; bulleted feature lists and headlines are far shorter).
  */
-const MIN_WRAP_WIDTH = 40;
+const MIN_WRAP_WIDTH = 30;
 /** A line this much shorter than the typical width ended on purpose (fraction of width). */
 const SHORT_LINE_SLACK = 0.25;
 
@@ -218,16 +218,24 @@ class Splitter {
     const close = c === 0x201c ? 0x201d : c === 0x2018 ? 0x2019 : c;
     const stop = Math.min(this.n, i + QUOTE_WINDOW);
     let sawNewline = false;
+    let last = c; // last non-space character
     for (let p = i + 1; p < stop; p++) {
       const d = text.charCodeAt(p);
       if (d === 10) {
-        if (sawNewline) return;
+        // Give up at a blank line, or at a line break after final punctuation (one sentence
+        // per line text: the break is the stronger evidence).
+        if (sawNewline || isTerminator(last) || isCloser(last)) return;
         sawNewline = true;
       } else if (!isSpace(d)) {
         sawNewline = false;
+        last = d;
       }
+      // Another quotation opening before this one closed: unbalanced, protect nothing.
+      if (d === c && c !== 39 && isSpace(this.code(p - 1)) && isLetter(this.code(p + 1))) return;
       if (d !== close && !(single && d === 39) && !(c === 34 && d === 0x201d)) continue;
-      if (single && (isLetter(this.code(p + 1)) || isSpace(this.code(p - 1)))) continue; // apostrophe
+      // A closing quote follows a non-space and is not glued to a word ("don't", '"I' at a
+      // paragraph start re-opening an unclosed quotation).
+      if (isSpace(this.code(p - 1)) || isLetter(this.code(p + 1)) || isDigit(this.code(p + 1))) continue;
       this.quoteEnd = p;
       return;
     }
@@ -260,7 +268,20 @@ class Splitter {
       else spaced = 1;
     }
     let k = j;
-    while (k < n && isCloser(text.charCodeAt(k))) k++;
+    for (;;) {
+      if (k < n && isCloser(text.charCodeAt(k))) { k++; continue; }
+      // Tokenised text: "case . )" / "hardcore . \"" (a bracket, or the quotation's own end).
+      if (this.code(k) === 32 && k + 1 < n) {
+        const d = text.charCodeAt(k + 1);
+        const after = this.code(k + 2);
+        if ((d === 41 || d === 93 || k + 1 === this.quoteEnd || (d === 34 && isNewline(after)))
+          && (after < 0 || isSpace(after))) {
+          k += 2;
+          continue;
+        }
+      }
+      break;
+    }
     let m = k;
     let newline = false;
     while (m < n) {
@@ -272,7 +293,7 @@ class Splitter {
     const s = Math.max(this.tokenStart(i), this.lastCut);
     const w = this.wordStart(s, i);
     const attached = w < i;
-    if (i < this.quoteEnd && k <= this.quoteEnd) return k; // inside a quotation
+    if (i < this.quoteEnd && k <= this.quoteEnd && !newline) return k; // inside a quotation
 
     if (m === k) {
       if (m >= n) return k;
@@ -304,7 +325,8 @@ class Splitter {
       return k;
     }
     if (spaced >= 3) {
-      if (!this.startsSentence(m) && !newline) return k;
+      if (newline) { this.cut(k); return k; }
+      if (!this.startsSentence(m)) return k;
       if (spaced >= 4 && attached) this.cut(i + 1);
       else if (spaced >= 4 || attached) this.cut(k);
       return k;
@@ -480,18 +502,29 @@ class Splitter {
     if (e === lineStart) { this.cut(i); return after; }
     if (this.lineWidth < MIN_WRAP_WIDTH) { this.cut(i); return after; }
     if (this.endsWithTerminator(lineStart, e)) return after;
-    if (this.startsListItem(q) || this.isHeading(lineStart, e)) { this.cut(i); return after; }
+    if (this.isHeading(lineStart, e)) { this.cut(i); return after; }
     const width = i - lineStart;
     const short = width < this.lineWidth * (1 - SHORT_LINE_SLACK);
-    if (short && this.startsSentence(q)) this.cut(i);
+    // A wrapped line may start with "- 17%" or "75."; a list item follows a short line or ":".
+    if ((short || text.charCodeAt(e - 1) === 58) && this.startsListItem(q)) { this.cut(i); return after; }
+    if (short && this.startsSentence(q) && !this.endsWithFunctionWord(lineStart, e)) this.cut(i);
     return after;
   }
 
   private endsWithTerminator(lineStart: number, e: number): boolean {
     let p = e - 1;
     const stop = Math.max(lineStart, e - 4);
-    while (p > stop && isCloser(this.text.charCodeAt(p))) p--;
+    while (p > stop && (isCloser(this.text.charCodeAt(p)) || this.text.charCodeAt(p) === 32)) p--;
     return isTerminator(this.text.charCodeAt(p));
+  }
+
+  /** "... members of the" : a line that cannot end a sentence (Reuters first lines are short). */
+  private endsWithFunctionWord(lineStart: number, e: number): boolean {
+    let b = e;
+    const stop = Math.max(lineStart, e - 8);
+    while (b > stop && isLower(this.text.charCodeAt(b - 1))) b--;
+    if (b === e || (b > lineStart && !isSpace(this.text.charCodeAt(b - 1)))) return false;
+    return FUNCTION_WORDS.has(this.text.slice(b, e));
   }
 
   /** A line of capitals (two or more, no lower-case letter): a headline or title. */
@@ -527,6 +560,13 @@ const NOT_AFTER_TIME = new Set<string>([
   'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December', 'Mr', 'Mrs', 'Ms', 'Dr', 'Eastern', 'Pacific', 'Central',
   'Mountain', 'Greenwich', 'local', 'Moscow', 'London', 'Tokyo', 'GMT', 'EST', 'EDT',
+]);
+
+/** Lower-case words that never end an English sentence. */
+const FUNCTION_WORDS = new Set<string>([
+  'the', 'a', 'an', 'of', 'and', 'or', 'to', 'in', 'for', 'with', 'on', 'at', 'by', 'from',
+  'that', 'which', 'as', 'its', 'their', 'his', 'her', 'our', 'is', 'are', 'was', 'were',
+  'be', 'has', 'have', 'had', 'will', 'would', 'said', 'but', 'than', 'into', 'about',
 ]);
 
 function isDash(c: number): boolean {

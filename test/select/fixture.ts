@@ -1,4 +1,4 @@
-/** A small real mix for the selector tests: bio (OHSUMED) vs news (BBC), ChemProt as the task. */
+/** A small real mix for the selector tests: bio (held-out ChemProt) vs news (BBC), ChemProt as the task. */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Rng } from '../../src/core/rng.js';
@@ -20,6 +20,7 @@ function jsonlHead(parts: string[], n: number): Record<string, unknown>[] {
   return out;
 }
 
+const strip = (s: string): string => s.replace(/<<\s*|\s*>>|\[\[\s*|\s*\]\]/g, '').replace(/\s+/g, ' ').trim();
 const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
 export interface SmallMix {
@@ -31,24 +32,20 @@ export interface SmallMix {
 
 let cached: SmallMix | undefined;
 
-/** 200 bio + 200 news sentences interleaved (seeded), 150 ChemProt task sentences, a 100-sentence general sample. */
+/** 200 bio (held-out ChemProt test) + 200 news (BBC) sentences interleaved (seeded), 400 ChemProt task sentences, a 100-sentence general sample. */
 export function smallMix(): SmallMix {
   if (cached) return cached;
-  const bio = jsonlHead(['bio-ohsumed', 'docs.jsonl.gz'], 60)
-    .flatMap((d) => String(d.text).split('\n').slice(1).map((s) => s.trim()))
-    .filter((s) => words(s) >= 5)
-    .slice(0, 200);
+  // In-domain corpus = held-out ChemProt test sentences: same domain as the task, never task data.
+  const bio = [...new Set(jsonlHead(['task-chemprot', 'test.jsonl.gz'], 1200).map((d) => strip(String(d.text))))].filter((s) => words(s) >= 5).slice(0, 200);
   const news = jsonlHead(['news-bbc', 'docs.jsonl.gz'], 40)
     .flatMap((d) => String(d.text).split(/\n+|(?<=[.!?])\s+(?=[A-Z])/).map((s) => s.trim()))
     .filter((s) => words(s) >= 5)
     .slice(0, 200);
   const task = [
     ...new Set(
-      jsonlHead(['task-chemprot', 'train.jsonl.gz'], 600).map((d) =>
-        String(d.text).replace(/<<\s*|\s*>>|\[\[\s*|\s*\]\]/g, '').replace(/\s+/g, ' ').trim(),
-      ),
+      jsonlHead(['task-chemprot', 'train.jsonl.gz'], 1500).map((d) => strip(String(d.text))),
     ),
-  ].slice(0, 150);
+  ].slice(0, 400);
   const rng = new Rng(3);
   const order = rng.shuffle([...bio.map((s) => [s, true] as const), ...news.map((s) => [s, false] as const)]);
   const sentences = order.map((x) => x[0]);

@@ -1,0 +1,104 @@
+// Sentence splitter benchmark: golden-set accuracy, newline-rule measurements, throughput.
+// Build first: npx tsc -p tsconfig.json ; then: node scripts/bench/splitter.js
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { splitSentences } from '../../dist/text/sentences.js';
+import { accuracy, evaluateGolden, parseGoldenJsonl } from '../../dist/text/golden.js';
+import { sharedPath } from '../../dist/core/shared.js';
+
+const RUNS = 7;
+
+function jsonlTexts(rel, field = 'text') {
+  const raw = gunzipSync(readFileSync(sharedPath('corpora', rel))).toString('utf8');
+  return raw.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)[field]);
+}
+
+function fmt(score) {
+  return `${accuracy(score).toFixed(4)} (${score.exact}/${score.total})`;
+}
+
+// 1. Golden accuracy.
+const cases = parseGoldenJsonl(readFileSync(sharedPath('corpora', 'sentence-golden', 'golden_en.jsonl'), 'utf8'));
+const golden = evaluateGolden(cases);
+console.log(`splitter.golden_rules_exact: ${fmt(golden.rules)}`);
+console.log(`splitter.golden_rules_with_xfail_exact: ${fmt(golden.rulesAll)}`);
+console.log(`splitter.golden_all_exact: ${fmt(golden.all)}`);
+for (const [name, s] of Object.entries(golden)) {
+  const reachable = s.total - s.needsCleaning;
+  console.log(`splitter.golden_${name}_needs_cleaning: ${s.needsCleaning}  (exact on the ${reachable} reachable: ${(s.exactReachable / reachable).toFixed(4)})`);
+}
+console.log(`splitter.golden_rules_failing: ${golden.rules.failing.join(' ')}`);
+
+// 2. Newline rule: (a) hard wraps must not add boundaries; (b) one-sentence-per-line breaks must be boundaries.
+function sentences(text) {
+  const s = splitSentences(text);
+  const out = [];
+  for (let k = 0; k < s.length; k += 2) out.push(text.slice(s[k], s[k + 1]).split(/\s+/).join(' '));
+  return out;
+}
+function wrap(text, width) {
+  const lines = [];
+  let cur = '';
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    if (cur && cur.length + 1 + w.length > width) { lines.push(cur); cur = w; } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines.join('\n');
+}
+const bbc = jsonlTexts('news-bbc/docs.jsonl.gz');
+let same = 0;
+let total = 0;
+for (const para of bbc.flatMap((t) => t.split(/\n\s*\n/))) {
+  const flat = para.split(/\s+/).filter(Boolean).join(' ');
+  if (flat.length < 80) continue;
+  const a = sentences(flat);
+  const b = sentences(wrap(flat, 70));
+  total++;
+  if (a.length === b.length && a.every((x, i) => x === b[i])) same++;
+}
+console.log(`splitter.wrap70_same_split (bbc paragraphs): ${(same / total).toFixed(4)} (${same}/${total})`);
+function lineBreakRecall(texts) {
+  let breaks = 0;
+  let cut = 0;
+  for (const t of texts) {
+    const s = splitSentences(t);
+    let k = 0;
+    for (let p = t.indexOf('\n'); p >= 0; p = t.indexOf('\n', p + 1)) {
+      if (t[p + 1] === '\n' || t[p - 1] === '\n' || !t.slice(0, p).trim() || !t.slice(p + 1).trim()) continue;
+      breaks++;
+      while (k < s.length && s[k + 1] <= p) k += 2;
+      if (!(k < s.length && s[k] < p && s[k + 1] > p)) cut++;
+    }
+  }
+  return `${(cut / breaks).toFixed(4)} (${cut}/${breaks})`;
+}
+console.log(`splitter.ospl_breaks_kept (bio-ohsumed): ${lineBreakRecall(jsonlTexts('bio-ohsumed/docs.jsonl.gz'))}`);
+console.log(`splitter.ospl_breaks_kept (bio-hallmarks-of-cancer): ${lineBreakRecall(jsonlTexts('bio-hallmarks-of-cancer/docs.jsonl.gz'))}`);
+console.log(`splitter.ospl_breaks_kept (reviews-movie-polarity2): ${lineBreakRecall(jsonlTexts('reviews-movie-polarity2/docs.jsonl.gz'))}`);
+
+// 3. Throughput on real prose, one call per document as the pipeline does.
+function throughput(name, docs) {
+  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d, 'utf8'), 0);
+  let spans = 0;
+  for (const d of docs) spans += splitSentences(d).length / 2;
+  if (spans === 0) throw new Error(`${name}: splitter returned no sentences`);
+  const rates = [];
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = process.hrtime.bigint();
+    let n = 0;
+    for (const d of docs) n += splitSentences(d).length;
+    const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (n !== spans * 2) throw new Error('non-deterministic output');
+    rates.push(bytes / 1e6 / s);
+  }
+  rates.sort((x, y) => x - y);
+  const median = rates[Math.floor(rates.length / 2)];
+  console.log(`splitter.mb_per_s (${name}, ${(bytes / 1e6).toFixed(1)} MB, ${spans} sentences): ${median.toFixed(1)}`);
+  return median;
+}
+const rates = [
+  throughput('news-bbc', bbc),
+  throughput('fiction-gutenberg', jsonlTexts('fiction-gutenberg/docs.jsonl.gz')),
+  throughput('news-reuters21578-apte', jsonlTexts('news-reuters21578-apte/docs.jsonl.gz')),
+];
+console.log(`splitter.mb_per_s: ${Math.min(...rates).toFixed(1)}`);

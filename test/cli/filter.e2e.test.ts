@@ -1,0 +1,150 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const tmp = tempDir();
+const f = (name: string) => join(tmp.dir, name);
+let mixText = '';
+const mix = realMix(60);
+
+beforeAll(async () => {
+  writeFileSync(f('task.jsonl'), chemprotSentences(1200).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+  writeFileSync(f('mix.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  // Plain text: documents separated by blank lines (inner blank lines folded so documents stay whole).
+  mixText = mix.map((d) => d.text.replace(/\n\s*\n/g, '\n').trim()).join('\n\n') + '\n';
+  writeFileSync(f('mix.txt'), mixText);
+  const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('model.json')]);
+  expect(fit.stderr).toContain('fitted tadpole');
+  expect(fit.code).toBe(0);
+});
+afterAll(() => tmp.cleanup());
+
+interface Stats {
+  sentences: { total: number; kept: number };
+  segments: { total: number; kept: number };
+  bytes: { total: number; kept: number };
+  threshold: number;
+  seconds: Record<string, number>;
+}
+
+describe('tadpole filter (end to end, real text)', () => {
+  it('keeps 20% of sentences to within one segment; blocks are verbatim input, in input order; same bytes twice', async () => {
+    const a = await runCli(['filter', '-m', f('model.json'), '--keep', '0.2', f('mix.txt'), '-o', f('kept.txt'), '--stats', f('stats.json')]);
+    expect(a.code).toBe(0);
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
+    expect(stats.sentences.total).toBeGreaterThan(2000);
+    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(15);
+    for (const k of ['pass1', 'cut', 'pass2', 'total']) expect(stats.seconds[k]).toBeGreaterThanOrEqual(0);
+    const out = readFileSync(f('kept.txt'), 'utf8');
+    const blocks = out.replace(/\n$/, '').split('\n\n');
+    expect(blocks.length).toBeGreaterThan(5);
+    let at = 0;
+    for (const b of blocks) {
+      const pos = mixText.indexOf(b, at);
+      expect(pos, `block not found in order: ${b.slice(0, 60)}`).toBeGreaterThanOrEqual(0);
+      at = pos + b.length;
+    }
+    expect(Buffer.byteLength(out)).toBeGreaterThanOrEqual(stats.bytes.kept);
+    const b = await runCli(['filter', '-m', f('model.json'), f('mix.txt'), '-o', f('kept2.txt')]);
+    expect(b.code).toBe(0);
+    expect(readFileSync(f('kept2.txt')).equals(readFileSync(f('kept.txt')))).toBe(true);
+  });
+
+  it('stdin to stdout gives the same bytes as files', async () => {
+    const r = await runCli(['filter', '-m', f('model.json'), '-q'], { input: mixText });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const file = await runCli(['filter', '-m', f('model.json'), f('mix.txt'), '-q']);
+    expect(r.stdout.equals(file.stdout)).toBe(true);
+    expect(r.stdout.length).toBeGreaterThan(1000);
+  });
+
+  it('JSONL: other fields come through; the task domain dominates what is kept', async () => {
+    const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q']);
+    expect(r.code).toBe(0);
+    const recs = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { text: string; source: string; tadpole: { doc: number; segments: number[] } });
+    const bySource: Record<string, number> = {};
+    for (const rec of recs) {
+      expect(mix[rec.tadpole.doc]!.text).toContain(rec.text);
+      expect(rec.source).toBe(mix[rec.tadpole.doc]!.source);
+      bySource[rec.source] = (bySource[rec.source] ?? 0) + 1;
+    }
+    expect(bySource.bio ?? 0).toBeGreaterThan(recs.length / 2);
+  });
+
+  it('--threshold (one streaming pass) reproduces the cut when given its threshold', async () => {
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
+    const r = await runCli(['filter', '-m', f('model.json'), '--threshold', String(stats.threshold), f('mix.txt'), '-q']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.equals(readFileSync(f('kept.txt')))).toBe(true);
+  });
+
+  it('--weights writes every segment with a weight in (0, 1), lower score = higher weight', async () => {
+    const r = await runCli(['filter', '-m', f('model.json'), '--weights', '--C', '2', f('mix.txt'), '-q']);
+    expect(r.code).toBe(0);
+    const recs = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { tadpole: { score: number; weight: number } });
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
+    expect(recs.length).toBe(stats.segments.total);
+    for (const rec of recs) expect(rec.tadpole.weight).toBeGreaterThan(0);
+    const sorted = [...recs].sort((x, y) => x.tadpole.score - y.tadpole.score);
+    expect(sorted[0]!.tadpole.weight).toBeGreaterThan(sorted[sorted.length - 1]!.tadpole.weight);
+  });
+
+  it('score prints one record per sentence; --segments one per segment', async () => {
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
+    const s = await runCli(['score', '-m', f('model.json'), f('mix.txt'), '--no-text']);
+    expect(s.stdout.toString().trim().split('\n').length).toBe(stats.sentences.total);
+    const g = await runCli(['score', '-m', f('model.json'), '--segments', f('mix.txt')]);
+    const segs = g.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { text: string });
+    expect(segs.length).toBe(stats.segments.total);
+    expect(mixText).toContain(segs[3]!.text);
+  });
+
+  it('a closed stdout (| head) ends the run quietly with exit 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/cli.js');
+    const code = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'filter', '-m', f('model.json'), '--keep', '1', f('mix.txt'), '-q']);
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (c) => resolve({ code: c, err }));
+    });
+    expect(code.err).toBe('');
+    expect(code.code).toBe(0);
+  });
+
+  it('empty input: empty output, exit 0', async () => {
+    writeFileSync(f('empty.txt'), '');
+    const r = await runCli(['filter', '-m', f('model.json'), f('empty.txt'), '-o', f('empty.out')]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(f('empty.out'), 'utf8')).toBe('');
+  });
+
+  it('errors: missing input (3), bad model file (4), embedder mismatch refused (4), usage (2); no output file left', async () => {
+    const missing = await runCli(['filter', '-m', f('model.json'), f('nope.txt'), '-o', f('never.txt')]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('nope.txt');
+    expect(() => readFileSync(f('never.txt'))).toThrow();
+    writeFileSync(f('bad.json'), '{"format":"something else"}');
+    expect((await runCli(['filter', '-m', f('bad.json'), f('mix.txt')])).code).toBe(4);
+    const fitHash = await runCli(['fit', '--task', f('task.jsonl'), '--embedder', 'hash', '--dims', '64', '--representation', 'embedder', '-o', f('hash64.json')]);
+    expect(fitHash.code).toBe(0);
+    const mismatch = await runCli(['filter', '-m', f('hash64.json'), '--dims', '128', f('mix.txt')]);
+    expect(mismatch.code).toBe(4);
+    expect(mismatch.stderr).toMatch(/differs from the one the model was fitted with/);
+    const usage = await runCli(['filter', '-m', f('model.json'), '--keep', '2', f('mix.txt')]);
+    expect(usage.code).toBe(2);
+    expect((await runCli(['filter', '--bogus'])).code).toBe(2);
+  });
+
+  it('every command has --help', async () => {
+    for (const cmd of ['fit', 'filter', 'score', 'split']) {
+      const r = await runCli([cmd, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout.toString()).toContain(`tadpole ${cmd}`);
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sharedDir } from '../../src/core/shared.js';
+import { loadSpec } from '../../src/eval/spec.js';
+import { runEval, type EvalResult } from '../../src/eval/run.js';
+import { defaultEngine } from '../../src/eval/engine-default.js';
+import { toJSON } from '../../src/report/table.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+const SMOKE = join(root, 'corpora', 'smoke-bio.json');
+// Three methods keep the test under ~10 s on 2 cores; every method is covered by test/select.
+const METHODS = ['tadpole', 'random', 'dsir'];
+
+function withoutSeconds(r: EvalResult): unknown {
+  const j = toJSON(r) as { methods: Array<Record<string, unknown>> };
+  return { ...j, methods: j.methods.map(({ seconds: _s, ...rest }) => rest) };
+}
+
+describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json', () => {
+  let first: EvalResult;
+  it('gives identical results for the same seed (all but seconds)', async () => {
+    const spec = await loadSpec(SMOKE);
+    first = await runEval(spec, { engine: defaultEngine, methods: METHODS });
+    const second = await runEval(await loadSpec(SMOKE), { engine: defaultEngine, methods: METHODS });
+    expect(withoutSeconds(second)).toEqual(withoutSeconds(first));
+    expect(first.methods.map((m) => m.method)).toEqual(METHODS);
+  }, 60_000);
+  it('kept shares of every method sum to 1', () => {
+    for (const m of first.methods) {
+      const sum = Object.values(m.kept_share).reduce((a, b) => a + b, 0);
+      expect(sum).toBeCloseTo(1, 9);
+    }
+  });
+  it('keeps the requested share of sentences to within half a segment', () => {
+    for (const m of first.methods) {
+      expect(Math.abs(m.keptSentences - first.keep * m.totalSentences)).toBeLessThanOrEqual(first.segment / 2);
+    }
+  });
+  it('the mix holds every source and the in-domain precision of tadpole beats random', () => {
+    expect(first.mix.map((m) => m.label).sort()).toEqual(['bio', 'cs', 'finance', 'news']);
+    const by = Object.fromEntries(first.methods.map((m) => [m.method, m]));
+    expect(by.tadpole!.precision).toBeGreaterThan(by.random!.precision);
+    expect(by.tadpole!.recall).toBeGreaterThan(0);
+  });
+  it('precision is the in-domain kept share and recall never exceeds keep / in-domain share', () => {
+    const bioShare = first.mix.find((m) => m.label === 'bio')!.share;
+    for (const m of first.methods) {
+      expect(m.precision).toBe(m.kept_share.bio);
+      expect(m.recall).toBeLessThanOrEqual(Math.min(1, first.keep / bioShare) + 1e-9);
+    }
+  });
+});

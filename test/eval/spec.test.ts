@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { sharedDir } from '../../src/core/shared.js';
+import { normalizeSpec } from '../../src/eval/spec.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+const base = {
+  sources: [{ label: 'bio', share: 0.5, files: ['/x/bio.jsonl'], format: 'jsonl-text' }],
+  inDomain: 'bio',
+  task: { files: ['/x/task.jsonl'], format: 'jsonl-text' },
+  methods: [{ name: 'random' }],
+};
+
+describe('normalizeSpec', () => {
+  it('fills keep 0.2, segment 15 and a general sample by default', () => {
+    const s = normalizeSpec(base);
+    expect([s.keep, s.segment, s.generalSample]).toEqual([0.2, 15, 5000]);
+  });
+  it('refuses a file used as both task and corpus', () => {
+    expect(() => normalizeSpec({ ...base, task: { files: ['/x/bio.jsonl'], format: 'jsonl-text' } })).toThrow(/both task and corpus/);
+  });
+  it('refuses an inDomain label that no source has, naming the labels', () => {
+    expect(() => normalizeSpec({ ...base, inDomain: 'cs' })).toThrow(/one of the source labels \(bio\)/);
+  });
+  it('refuses an unknown method and an unknown normalize step, listing the choices', () => {
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'bm25' }] })).toThrow(/should be one of: tadpole/);
+    expect(() => normalizeSpec({ ...base, task: { ...base.task, normalize: ['lowercase'] } })).toThrow(/unknown normalize step "lowercase"/);
+  });
+  it('refuses shares that add up to more than 1', () => {
+    const two = [base.sources[0], { label: 'cs', share: 0.6, files: ['/x/cs.jsonl'], format: 'jsonl-text' }];
+    expect(() => normalizeSpec({ ...base, sources: two })).toThrow(/add up to 1.100/);
+  });
+});
+
+describe.skipIf(!sharedDir())('the specs in corpora/', () => {
+  const specs = readdirSync(join(root, 'corpora')).filter((f) => f.endsWith('.json'));
+  it('there are the Figure-5, distractor and smoke specs', () => {
+    expect(specs).toEqual(expect.arrayContaining(['figure5-bio.json', 'figure5-cs.json', 'distractors-bio.json', 'smoke-bio.json']));
+  });
+  for (const f of specs) {
+    it(`${f} is valid and every file it names exists`, async () => {
+      const { existsSync } = await import('node:fs');
+      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora', f), 'utf8')), f);
+      for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
+      for (const m of s.methods) if (m.embedder?.modelDir) expect(existsSync(m.embedder.modelDir), m.embedder.modelDir).toBe(true);
+    });
+  }
+});

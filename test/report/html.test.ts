@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../src/report/html.js';
+import { formatTable, toJSON } from '../../src/report/table.js';
+import type { EvalResult } from '../../src/eval/run.js';
+
+function result(): EvalResult {
+  const labels = ['news', 'bio'];
+  const hist = { lo: 0, hi: 1, counts: [[5, 1, 0], [0, 2, 9]], cut: 0.4 };
+  return {
+    spec: 'toy <spec>',
+    inDomain: 'bio',
+    keep: 0.2,
+    segment: 15,
+    seed: 1,
+    labels,
+    mix: [
+      { label: 'news', docs: 3, bytes: 300, sentences: 60, share: 0.6, availableBytes: 300 },
+      { label: 'bio', docs: 2, bytes: 200, sentences: 40, share: 0.4, availableBytes: 200 },
+    ],
+    taskSentences: 10,
+    generalSentences: 20,
+    methods: [
+      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
+      { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, recall: 0.2, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
+    ],
+  };
+}
+
+describe('renderReport', () => {
+  const html = renderReport(result());
+  it('is one document with inline SVG charts and no external references', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect((html.match(/<svg /g) ?? []).length).toBeGreaterThanOrEqual(4);
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(|\ssrc=|\shref=/i);
+    // The only URL is the SVG namespace, which is an identifier, not a fetch.
+    expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, '')).not.toMatch(/https?:\/\//);
+  });
+  it('escapes names that hold markup', () => {
+    expect(html).toContain('toy &lt;spec&gt;');
+    expect(html).not.toContain('toy <spec>');
+  });
+  it('marks the cut in every histogram', () => {
+    expect((html.match(/cut 0\.4/g) ?? []).length).toBe(2);
+  });
+});
+
+describe('table and JSON', () => {
+  it('the table has a row per method with precision, recall and seconds', () => {
+    const t = formatTable(result());
+    expect(t).toMatch(/tadpole\[hash\]\s+10\.0%\s+90\.0%\s+90\.0%\s+45\.0%\s+1\.5/);
+    expect(t).toMatch(/\(mix\)\s+60\.0%\s+40\.0%/);
+  });
+  it('the JSON has the documented method keys', () => {
+    const j = toJSON(result()) as { methods: Array<Record<string, unknown>> };
+    expect(Object.keys(j.methods[0]!)).toEqual(expect.arrayContaining(['name', 'embedder', 'kept_share', 'precision', 'recall', 'seconds']));
+    expect(j.methods[1]!.embedder).toBeNull();
+  });
+});
