@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, truncateSync, writeSync, fstatSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 
 /**
@@ -48,9 +48,32 @@ export class SpillWriter {
     }
   }
 
+  /** Flush and fdatasync: the records written so far survive a crash (checkpoints). */
+  sync(): void {
+    this.flush();
+    fdatasyncSync(this.fd);
+  }
+
   close(): void {
     this.flush();
     closeSync(this.fd);
+  }
+}
+
+/** Resume: drop the records after the first `records` (written after the last checkpoint). */
+export function truncateSpill(path: string, records: number): void {
+  const size = fstatSizeOf(path);
+  const want = SPILL_HEADER + records * SPILL_RECORD;
+  if (size < want) throw new TadpoleError('TADPOLE_RUN', `${path} holds fewer segments than its checkpoint (${Math.floor((size - SPILL_HEADER) / SPILL_RECORD)} < ${records}): the run directory is damaged; rerun without --resume`);
+  truncateSync(path, want);
+}
+
+function fstatSizeOf(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -113,7 +113,7 @@ export class OneClassSvm implements Detector {
     this.params = {
       nu: numOption('ocsvm', opts, 'nu', 0.1, 1e-6, 1),
       gamma: numOption('ocsvm', opts, 'gamma', 0, 0, Number.MAX_VALUE),
-      landmarks: intOption('ocsvm', opts, 'landmarks', 512, 1),
+      landmarks: intOption('ocsvm', opts, 'landmarks', 256, 1),
       iterations: intOption('ocsvm', opts, 'iterations', 300, 1),
       seed: opts.seed,
     };

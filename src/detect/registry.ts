@@ -50,7 +50,7 @@ const ENTRIES: Record<string, Entry> = {
   ocsvm: {
     create: (o) => new OneClassSvm(o),
     fromJSON: (j) => OneClassSvm.fromJSON(j),
-    help: 'one-class SVM, RBF kernel approximated by random Fourier features, dual solved by Frank-Wolfe; options: nu=0.1, gamma=0 (scale), features=512, iterations=300',
+    help: 'one-class SVM, RBF kernel via a Nyström map on landmark rows, dual solved by Frank-Wolfe; options: nu=0.1, gamma=0 (scale), landmarks=256, iterations=300 (Nyström map)',
   },
 };
 

@@ -122,6 +122,14 @@ export async function buildMix(opts: MixOptions): Promise<MixResult> {
   const masks = sources.map((s, i) => chooseDocs(lengths[i] as Float64Array, budget[i] as number, s.maxDocs ?? Infinity, rng));
   const chosenBytes = masks.map((m, i) => m.reduce((a, on, j) => a + (on ? ((lengths[i] as Float64Array)[j] as number) : 0), 0));
   const totalChosen = chosenBytes.reduce((a, b) => a + b, 0);
+  const labelIdx = sources.map((s) => labels.indexOf(s.label));
+  const counts: Record<string, LabelCounts> = {};
+  sources.forEach((s, i) => {
+    const c = (counts[s.label] ??= { availableDocs: 0, availableBytes: 0, budgetBytes: 0, docs: 0, bytes: 0 });
+    c.availableDocs += (lengths[i] as Float64Array).length;
+    c.availableBytes += available[i] as number;
+    c.budgetBytes += budget[i] as number;
+  });
 
   // Two-pass external shuffle, so every prefix of the mix holds the sources in about the
   // requested proportions whatever order the files keep their documents in (OHSUMED is
@@ -136,7 +144,8 @@ export async function buildMix(opts: MixOptions): Promise<MixResult> {
       const src = sources[k] as SourceSpec;
       log?.(`mix: drawing ${src.label} (${(((chosenBytes[k] as number) / 1e6)).toFixed(1)} MB)`);
       for await (const text of selected(src, masks[k] as Uint8Array)) {
-        await writeLine(buckets[rng.int(nBuckets)] as WriteStream, `${labelIdx[k]}\t${JSON.stringify({ text, source: src.label })}\n`);
+        const bytes = Buffer.byteLength(text, 'utf8');
+        await writeLine(buckets[rng.int(nBuckets)] as WriteStream, `${labelIdx[k]}\t${bytes}\t${JSON.stringify({ text, source: src.label })}\n`);
       }
     }
   } finally {
@@ -152,11 +161,13 @@ export async function buildMix(opts: MixOptions): Promise<MixResult> {
       lines.pop();
       rng.shuffle(lines);
       for (const line of lines) {
-        const tab = line.indexOf('\t');
-        const l = Number(line.slice(0, tab));
-        const rec = line.slice(tab + 1);
+        // "label index \t text bytes \t record": no JSON parse needed here.
+        const t1 = line.indexOf('\t');
+        const t2 = line.indexOf('\t', t1 + 1);
+        const l = Number(line.slice(0, t1));
+        const bytes = Number(line.slice(t1 + 1, t2));
+        const rec = line.slice(t2 + 1);
         const label = labels[l] as string;
-        const bytes = Buffer.byteLength((JSON.parse(rec) as { text: string }).text, 'utf8');
         const c = counts[label] as LabelCounts;
         c.docs++;
         c.bytes += bytes;

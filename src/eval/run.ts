@@ -31,9 +31,11 @@ export interface MethodResult {
   histogram: Histogram;
 }
 
+/** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
 export interface MixSummary {
   label: string;
   docs: number;
+  /** UTF-8 bytes of the sentence spans (segment bytes), not counting separators. */
   bytes: number;
   sentences: number;
   /** Share of the mix sentences (what random selection would keep). */
@@ -90,6 +92,9 @@ interface Scored {
   scores: Float64Array;
   weights: Float64Array;
   labels: Uint8Array;
+  /** Documents and segment bytes per label in what was scored (the prefix with --max-sentences). */
+  docsBy: Float64Array;
+  bytesBy: Float64Array;
 }
 
 /** Every segment of the mix (prefix) scored by one scorer, with its source label. */
@@ -97,6 +102,8 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
   const scores: number[] = [];
   const weights: number[] = [];
   const labels: number[] = [];
+  const docsBy = new Float64Array(mix.labels.length);
+  const bytesBy = new Float64Array(mix.labels.length);
   let sentences = 0;
   let lastDoc = -1;
   outer: for await (const batch of engine.segmentScores([mix.file], scorer, segment)) {
@@ -105,14 +112,17 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
       if (r.doc >= mix.docLabel.length) {
         throw new TadpoleError('TADPOLE_INTERNAL', `segment of document ${r.doc} but the mix has ${mix.docLabel.length} documents`);
       }
+      const l = mix.docLabel[r.doc] as number;
+      if (r.doc !== lastDoc) docsBy[l] = (docsBy[l] as number) + 1;
+      bytesBy[l] = (bytesBy[l] as number) + r.bytes;
       lastDoc = r.doc;
       scores.push(r.score);
       weights.push(r.sentences);
-      labels.push(mix.docLabel[r.doc] as number);
+      labels.push(l);
       sentences += r.sentences;
     }
   }
-  return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels) };
+  return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), docsBy, bytesBy };
 }
 
 /**
@@ -197,8 +207,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({
         label,
-        docs: (mix.counts[label] as LabelCounts).docs,
-        bytes: (mix.counts[label] as LabelCounts).bytes,
+        docs: scored.docsBy[l] as number,
+        bytes: scored.bytesBy[l] as number,
         sentences: allBy[l] as number,
         share: total > 0 ? (allBy[l] as number) / total : 0,
         availableBytes: (mix.counts[label] as LabelCounts).availableBytes,

@@ -1,4 +1,4 @@
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, openSync, closeSync, ftruncateSync, fstatSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { tempPathFor } from './atomic.js';
@@ -16,6 +16,11 @@ export class Sink {
   bytesWritten = 0;
   private readonly tmp: string | undefined;
   private readonly stream: Writable;
+  /** Resumable sinks: the partial file is kept on abort (it is the checkpoint's output). */
+  private keepPartialOnAbort = false;
+  /** Length of the partial file before this process wrote to it (resume). */
+  private base = 0;
+  private lastWrite: Promise<void> = Promise.resolve();
 
   private constructor(stream: Writable, readonly target: string | undefined, tmp: string | undefined) {
     this.stream = stream;
@@ -27,8 +32,41 @@ export class Sink {
   }
 
   static toFile(path: string): Sink {
+    // A device or pipe (/dev/full, /dev/stdout, a fifo) is written in place: there is
+    // nothing to rename, and renaming over a device node would replace it.
+    if (existsSync(path) && !statSync(path).isFile()) return new Sink(createWriteStream(path, { flags: 'a' }), path, undefined);
     const tmp = tempPathFor(path);
     return new Sink(createWriteStream(tmp), path, tmp);
+  }
+
+  /**
+   * A sink that can be resumed: writes to `partial` (kept on abort), starting at byte
+   * `truncateTo` (the last checkpoint's length; later bytes are cut off), and on close
+   * moves `partial` to `target`.
+   */
+  static toResumableFile(partial: string, target: string, truncateTo = 0): Sink {
+    const fd = openSync(partial, truncateTo > 0 ? 'r+' : 'w');
+    try {
+      const size = fstatSync(fd).size;
+      if (size < truncateTo) {
+        throw new TadpoleError('TADPOLE_RUN', `${partial} is shorter (${size} bytes) than its checkpoint (${truncateTo} bytes): the run directory was damaged; rerun without --resume`);
+      }
+      ftruncateSync(fd, truncateTo);
+    } finally {
+      closeSync(fd);
+    }
+    const sink = new Sink(createWriteStream(partial, { flags: 'a' }), target, partial);
+    sink.keepPartialOnAbort = true;
+    sink.base = truncateTo;
+    return sink;
+  }
+
+  /** Every byte written so far is in the file (not fsynced: survives kill -9, not power loss). Returns the file's length. */
+  async sync(): Promise<number> {
+    await this.flush();
+    await this.lastWrite;
+    this.check();
+    return this.base + this.bytesWritten;
   }
 
   static toStream(stream: Writable): Sink {
@@ -50,7 +88,10 @@ export class Sink {
     this.pending = [];
     this.pendingLen = 0;
     this.bytesWritten += Buffer.byteLength(data);
-    const ok = this.stream.write(data);
+    let ok = true;
+    this.lastWrite = new Promise<void>((resolve) => {
+      ok = this.stream.write(data, () => resolve());
+    });
     if (!ok && !this.closedEarly) {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -82,7 +123,7 @@ export class Sink {
       const ws = this.stream as WriteStream;
       await new Promise<void>((resolve) => ws.end(resolve));
       this.check();
-      renameSync(this.tmp, this.target as string);
+      moveFile(this.tmp, this.target as string);
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
         // Resolve once everything queued has been handed to the OS.
@@ -96,13 +137,33 @@ export class Sink {
   /** Failed run: drop the temp file, leave no output that looks complete. */
   async abort(): Promise<void> {
     this.pending = [];
-    if (this.tmp) {
+    if (this.tmp || this.target) {
       const ws = this.stream as WriteStream;
-      await new Promise<void>((resolve) => {
-        ws.once('close', () => resolve());
-        ws.destroy();
-      });
-      rmSync(this.tmp, { force: true });
+      if (!ws.destroyed) {
+        await new Promise<void>((resolve) => {
+          ws.once('close', () => resolve());
+          ws.destroy();
+        });
+      }
+      if (this.tmp && !this.keepPartialOnAbort) rmSync(this.tmp, { force: true });
     }
+  }
+}
+
+/** rename, or copy + rename when the two paths are on different filesystems. */
+export function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw new TadpoleError('TADPOLE_IO', `cannot move ${from} to ${to}: ${(err as Error).message}`, { file: to, cause: err });
+    const tmp = tempPathFor(to);
+    try {
+      copyFileSync(from, tmp);
+      renameSync(tmp, to);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw new TadpoleError('TADPOLE_IO', `cannot write ${to}: ${(e as Error).message}`, { file: to, cause: e });
+    }
+    rmSync(from, { force: true });
   }
 }

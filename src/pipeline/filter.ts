@@ -17,6 +17,8 @@ import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
 import { Progress } from './progress.js';
 import { RunWriter } from './runs.js';
+import { throwIfAborted } from '../shard/interrupt.js';
+import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
 import { segmentsOf } from './segments.js';
 
@@ -41,6 +43,8 @@ export interface FilterOptions {
   progress?: (line: string) => void;
   /** A ready scorer (tests, eval); otherwise opened from the model. */
   scorer?: SentenceScorer;
+  /** Aborted (SIGINT/SIGTERM): stop after the current batch, remove temp output, throw Interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface FilterStats {
@@ -112,6 +116,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       const spoolPath = join(work, 'stdin.spool');
       const usesStdin = opts.inputs.includes(STDIN);
       const spool = usesStdin ? createWriteStream(spoolPath) : undefined;
+      const before = fingerprintInputs(opts.inputs);
       const t1 = performance.now();
       const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, spool);
       if (spool) await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
@@ -120,6 +125,9 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       stats.sentenceScores = { mean: moments.mean, std: moments.std };
       stats.reader = counters.toJSON();
       const pass2Inputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+      // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
+      const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
+      if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       if (opts.weights) {
         const t3 = performance.now();
         await weightsPass(opts, pass2Inputs, spillPath, moments, stats);
@@ -172,6 +180,7 @@ async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: 
         nextId++;
       }
       progress.update(counters.docs, counters.bytes);
+      throwIfAborted(opts.signal);
     }
     progress.done(counters.docs, counters.bytes);
   } finally {
@@ -215,6 +224,7 @@ async function forEachSegmentedDoc(
         if (opts.sink.closedEarly) return;
       }
       progress.update(counters.docs, counters.bytes);
+      throwIfAborted(opts.signal);
     }
     if (reader.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
     progress.done(counters.docs, counters.bytes);
@@ -291,6 +301,7 @@ async function streamingPass(opts: FilterOptions, scorer: SentenceScorer, counte
     nextId += countSegments(b, opts.segment);
     progress.update(counters.docs, counters.bytes);
     if (opts.sink.closedEarly) break;
+    throwIfAborted(opts.signal);
   }
   progress.done(counters.docs, counters.bytes);
   stats.sentenceScores = { mean: moments.mean, std: moments.std };

@@ -18,9 +18,19 @@ export interface KeptRun {
  * "tadpole": { doc, segments: [first, last] } (segment ordinals within the document).
  */
 export class RunWriter {
-  private first = true;
   /** asJsonl: every run as a JSONL record, whatever the input format (--weights). */
-  constructor(private sink: Sink, private reader: ReaderOptions, private asJsonl = false) {}
+  constructor(
+    private sink: Sink,
+    private reader: ReaderOptions,
+    private asJsonl = false,
+    /** False when text was written before this writer's output (a later shard, a resumed run): separators continue. */
+    private first = true,
+  ) {}
+
+  /** True until the first run is written (saved in checkpoints). */
+  get atStart(): boolean {
+    return this.first;
+  }
 
   async write(run: KeptRun, extra?: Record<string, unknown>): Promise<void> {
     const text = run.doc.text.slice(run.start, run.end);

@@ -151,7 +151,8 @@ function histogramChart(r: EvalResult, m: MethodResult, colors: Map<string, stri
   for (let t = Math.ceil(h.lo / step) * step; t <= h.hi + 1e-12; t += step) {
     const x = xOf(t);
     if (Math.abs(x - xc) < 44) continue;
-    parts.push(text(x, pt + ph + 13, fmtNum(Number(t.toPrecision(6))), 'font-size="10" fill="#6b7280" text-anchor="middle"'));
+    const anchor = x < pl + 14 ? 'start' : x > pl + pw - 14 ? 'end' : 'middle';
+    parts.push(text(x, pt + ph + 13, fmtNum(Number(t.toPrecision(6))), `font-size="10" fill="#6b7280" text-anchor="${anchor}"`));
   }
   parts.push(text(pl + pw / 2, H - 4, 'segment score (lower = more task-like)', 'font-size="10" fill="#9ca3af" text-anchor="middle"'));
   return svg(W, H, parts.join(''), `score histogram for ${m.name}`);

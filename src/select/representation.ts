@@ -4,7 +4,7 @@
  *
  * 'auto' picks the embedder unless it is the weight-free hash embedder (or absent): on the
  * Figure-5 mix hashed features gave chance-level selection (41% Bio, issue 5), the fitted
- * LSA far more (see the report in scripts/research/README.md).
+ * LSA far more (scripts/research/README.md: distance on LSA 74.9% Bio vs 38% random).
  */
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';

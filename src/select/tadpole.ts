@@ -44,7 +44,8 @@ function detectorOptions(options: Record<string, unknown>): Record<string, unkno
 async function fitTadpole(ctx: FitContext): Promise<SelectorJSON> {
   needTask(ctx.task, 'tadpole');
   const o = ctx.options;
-  const detector = strOpt(o, 'detector', TADPOLE_DEFAULTS.detector);
+  // knn-ratio needs a contrast set; without a general sample the default is task-knn.
+  const detector = strOpt(o, 'detector', ctx.general.length > 0 ? TADPOLE_DEFAULTS.detector : 'task-knn');
   const k = intOpt(o, 'k', TADPOLE_DEFAULTS.k);
   const kind = parseRepresentation(o.representation ?? TADPOLE_DEFAULTS.representation);
   const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(o, 'dims', TADPOLE_DEFAULTS.dims), seed: ctx.seed });

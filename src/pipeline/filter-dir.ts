@@ -1,0 +1,142 @@
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { TadpoleError } from '../core/errors.js';
+import type { KeepBy } from '../cut/exact.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
+import type { ModelFile } from '../model/file.js';
+import { openScorer } from '../model/open.js';
+import { RunLock } from '../shard/lock.js';
+import { runPaths, shardPaths } from '../shard/layout.js';
+import { planShard } from '../shard/plan.js';
+import type { SentenceScorer } from '../select/selector.js';
+import type { FilterStats } from './filter.js';
+import { cutRun } from './run-cut.js';
+import { checkInputsUnchanged, identityFor, openRun } from './run-dir.js';
+import { emitShard } from './shard-emit.js';
+import { scoreShard } from './shard-score.js';
+
+export interface RunDirFilterOptions {
+  runDir: string;
+  resume: boolean;
+  inputs: string[];
+  reader: ReaderOptions;
+  model: ModelFile;
+  modelSha256: string;
+  embedder?: Partial<EmbedderSpec>;
+  keep: number;
+  segment: number;
+  keepBy: KeepBy;
+  /** Output file; undefined: stdout, written once the run is complete. */
+  output?: string;
+  stdout: Writable;
+  stdin?: Readable;
+  batchSentences?: number;
+  checkpointSeconds?: number;
+  signal?: AbortSignal;
+  progress?: (line: string) => void;
+  /** Recorded in the ledger. */
+  args: string[];
+  crashAt?: string;
+  scorer?: SentenceScorer;
+}
+
+/**
+ * `filter --run-dir`: the sharded path with one shard (score 0/1, cut, emit 0/1), every
+ * stage checkpointed in the run directory so `--resume` continues after a crash. Output
+ * is byte-identical to `runFilter` (and to the concatenated parts of an n-shard run).
+ */
+export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterStats & { closedEarly: boolean }> {
+  const t0 = performance.now();
+  if (!(opts.keep >= 0 && opts.keep <= 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be between 0 and 1, got ${opts.keep}`);
+  if (!(Number.isInteger(opts.segment) && opts.segment >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--segment must be a positive integer, got ${opts.segment}`);
+  if (opts.inputs.filter((i) => i === STDIN).length > 1) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can be given only once');
+  mkdirSync(opts.runDir, { recursive: true });
+  const paths = runPaths(opts.runDir);
+  const lock = RunLock.acquire(paths.lock, `run directory ${opts.runDir}`);
+  const id = { shard: 0, of: 1 };
+  const shardLock = (() => {
+    try {
+      mkdirSync(shardPaths(opts.runDir, id).dir, { recursive: true });
+      return RunLock.acquire(shardPaths(opts.runDir, id).lock, `shard 0/1 of ${opts.runDir}`);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  })();
+  let run: ReturnType<typeof openRun> | undefined;
+  let scorer: SentenceScorer | undefined;
+  try {
+    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
+    run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
+    const { ledger } = run;
+    const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
+    const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
+    const tOpen = performance.now();
+    let pass1 = 0;
+    if (!existsSync(shardPaths(opts.runDir, id).done)) {
+      scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      ledger.setMeta({ stage: 'score', status: 'running' });
+      const t1 = performance.now();
+      await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });
+      pass1 = (performance.now() - t1) / 1000;
+      if (!opts.scorer) await scorer.dispose();
+      scorer = undefined;
+    }
+    ledger.setMeta({ stage: 'cut' });
+    const tc = performance.now();
+    const cut = cutRun(opts.runDir, 1, opts.keep, opts.keepBy, opts.crashAt);
+    const cutSeconds = (performance.now() - tc) / 1000;
+    ledger.event(null, 'cut', `threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
+    const pass2Inputs = opts.inputs.map((i) => (i === STDIN ? paths.spool : i));
+    checkInputsUnchanged(ledger, opts.inputs, opts.runDir);
+    ledger.setMeta({ stage: 'emit' });
+    const t2 = performance.now();
+    const target = opts.output ?? paths.output;
+    const emitted = await emitShard({ ...common, inputs: pass2Inputs, plan, segment: opts.segment, cut, partial: paths.partial, target });
+    const pass2 = (performance.now() - t2) / 1000;
+    let closedEarly = false;
+    if (opts.output === undefined) closedEarly = await copyToStream(target, opts.stdout);
+    ledger.setMeta({ stage: 'done', status: 'done' });
+    ledger.event(null, 'done', `${emitted.outputBytes} bytes written to ${opts.output ?? 'stdout'}`);
+    return {
+      method: opts.model.method,
+      keep: opts.keep,
+      keepBy: opts.keepBy,
+      segmentSize: opts.segment,
+      mode: 'cut',
+      threshold: cut.threshold,
+      tieId: cut.tieId,
+      documents: emitted.documents,
+      sentences: emitted.sentences,
+      segments: emitted.segments,
+      bytes: emitted.bytes,
+      sentenceScores: { mean: cut.moments.mean, std: cut.moments.n > 0 ? Math.sqrt(cut.moments.m2 / cut.moments.n) : 0 },
+      reader: cut.reader,
+      seconds: { open: (tOpen - t0) / 1000, pass1, cut: cutSeconds, pass2, total: (performance.now() - t0) / 1000 },
+      closedEarly,
+    };
+  } catch (err) {
+    run?.ledger.setMeta({ status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
+    throw err;
+  } finally {
+    if (scorer && !opts.scorer) await scorer.dispose();
+    run?.ledger.close();
+    shardLock.release();
+    lock.release();
+  }
+}
+
+/** Sends a finished output file to stdout; a reader that went away (`| head`) is a quiet stop. */
+export async function copyToStream(path: string, out: Writable): Promise<boolean> {
+  try {
+    await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), out, { end: false });
+    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
+    throw new TadpoleError('TADPOLE_IO', `cannot write output: ${(err as Error).message}`, { cause: err });
+  }
+}

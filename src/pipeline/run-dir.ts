@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import type { ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
+import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
+import { Ledger, type InputFingerprint } from '../store/ledger.js';
+
+/** What a run directory is a run OF: a resumed or sharded command must match it. */
+export interface RunIdentity {
+  kind: 'filter' | 'shards';
+  inputs: string[];
+  reader: ReaderOptions;
+  segment: number;
+  modelSha256: string;
+  /** Shard count (1 for filter). */
+  of: number;
+  keep?: number;
+  keepBy?: string;
+}
+
+export interface OpenRun {
+  ledger: Ledger;
+  identity: RunIdentity;
+  fingerprints: InputFingerprint[];
+  /** True when this call created the run. */
+  created: boolean;
+}
+
+export function identityFor(base: Omit<RunIdentity, 'inputs'> & { inputs: string[] }): RunIdentity {
+  return { ...base, inputs: base.inputs.map((i) => (i === STDIN ? STDIN : resolve(i))) };
+}
+
+/**
+ * Opens (or creates) a run directory for a command that reads the inputs: records the
+ * identity and input fingerprints the first time, and afterwards refuses a different
+ * model, other settings, or inputs that changed since the run started.
+ */
+export function openRun(dir: string, identity: RunIdentity, opts: { resume: boolean; args: string[]; requireResume: boolean }): OpenRun {
+  mkdirSync(dir, { recursive: true });
+  const ledger = Ledger.open(dir, { create: true });
+  try {
+    const mine = JSON.stringify(identity);
+    const inForce = ledger.claim('identity', mine);
+    const created = inForce === mine && ledger.meta('created') === undefined;
+    if (created) ledger.setMeta({ created: new Date().toISOString(), args: JSON.stringify(opts.args), kind: identity.kind, of: String(identity.of), status: 'running', stage: 'score' });
+    if (!created && inForce !== mine) {
+      throw new TadpoleError(identity.modelSha256 !== (JSON.parse(inForce) as RunIdentity).modelSha256 ? 'TADPOLE_MODEL_MISMATCH' : 'TADPOLE_RUN', `${dir} holds a different run: ${identityDiff(JSON.parse(inForce) as RunIdentity, identity)}; use the same command, or a new --run-dir`);
+    }
+    if (!created && opts.requireResume && !opts.resume) {
+      throw new TadpoleError('TADPOLE_RUN', `${dir} already holds a run (status ${ledger.meta('status') ?? '?'}): add --resume to continue it, or give a new --run-dir`);
+    }
+    const now = fingerprintInputs(identity.inputs);
+    const recorded = ledger.inputs();
+    if (recorded.length === 0) ledger.setInputsOnce(now);
+    else {
+      const why = inputsDiffer(recorded, now);
+      if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${dir} started (${why}): cannot resume; start a new --run-dir`);
+    }
+    return { ledger, identity, fingerprints: recorded.length ? recorded : now, created };
+  } catch (err) {
+    ledger.close();
+    throw err;
+  }
+}
+
+/** Opens an existing run for cut/emit (no inputs read yet). */
+export function openExistingRun(dir: string): { ledger: Ledger; identity: RunIdentity } {
+  let ledger: Ledger;
+  try {
+    ledger = Ledger.open(dir);
+  } catch {
+    throw new TadpoleError('TADPOLE_RUN', `${dir} is not a tadpole run directory (no ledger.sqlite): score it first with tadpole score --run-dir ${dir} --shard I/N`);
+  }
+  const raw = ledger.meta('identity');
+  if (!raw) {
+    ledger.close();
+    throw new TadpoleError('TADPOLE_RUN', `${dir} has a ledger but no run recorded in it`);
+  }
+  return { ledger, identity: JSON.parse(raw) as RunIdentity };
+}
+
+/** Inputs, changed or not, compared with the recorded fingerprints (pass 2 re-checks). */
+export function checkInputsUnchanged(ledger: Ledger, inputs: string[], dir: string): void {
+  const why = inputsDiffer(ledger.inputs(), fingerprintInputs(inputs));
+  if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${dir} scored them (${why}); start a new --run-dir`);
+}
+
+function identityDiff(was: RunIdentity, now: RunIdentity): string {
+  if (was.modelSha256 !== now.modelSha256) return `the model file differs (sha256 ${was.modelSha256.slice(0, 12)}... when the run started, now ${now.modelSha256.slice(0, 12)}...)`;
+  if (was.kind !== now.kind) return `it is a ${was.kind} run, not a ${now.kind} run`;
+  if (was.of !== now.of) return `it was split into ${was.of} shards, not ${now.of}`;
+  if (JSON.stringify(was.inputs) !== JSON.stringify(now.inputs)) return `its inputs were ${was.inputs.join(' ')}`;
+  for (const k of ['segment', 'keep', 'keepBy'] as const) if (was[k] !== now[k]) return `--${k === 'keepBy' ? 'keep-by' : k} was ${String(was[k])}, now ${String(now[k])}`;
+  for (const [k, v] of Object.entries(was.reader)) if ((now.reader as unknown as Record<string, unknown>)[k] !== v) return `reader option ${k} was ${JSON.stringify(v)}, now ${JSON.stringify((now.reader as unknown as Record<string, unknown>)[k])}`;
+  return 'its settings differ';
+}

@@ -1,0 +1,194 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import { isKept } from '../cut/exact.js';
+import { SpillReader } from '../cut/spill.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { moveFile, Sink } from '../io/sink.js';
+import { segmentBounds } from '../segment/segments.js';
+import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
+import { shardPaths, type ShardId } from '../shard/layout.js';
+import { resumePlan, type ShardPlan } from '../shard/plan.js';
+import type { Ledger } from '../store/ledger.js';
+import { splitSentences } from '../text/sentences.js';
+import type { RunCut, ShardOffsets } from './run-cut.js';
+import { Progress } from './progress.js';
+import { RunWriter } from './runs.js';
+import { DEFAULT_CHECKPOINT_SECONDS, type ReadPosition } from './shard-score.js';
+
+export interface EmitStats {
+  documents: { total: number; withKept: number };
+  sentences: { total: number; kept: number };
+  segments: { total: number; kept: number };
+  bytes: { total: number; kept: number };
+  outputBytes: number;
+  seconds: number;
+}
+
+interface EmitCheckpoint {
+  cutKey: string;
+  at: ReadPosition;
+  spillRecords: number;
+  docs: number;
+  outputBytes: number;
+  atStart: boolean;
+  stats: EmitStats;
+}
+
+interface EmitDone {
+  cutKey: string;
+  target: string;
+  stats: EmitStats;
+}
+
+export interface EmitShardOptions {
+  runDir: string;
+  id: ShardId;
+  /** Inputs as pass 2 reads them (stdin replaced by the spool). */
+  inputs: string[];
+  reader: ReaderOptions;
+  plan: ShardPlan;
+  segment: number;
+  cut: RunCut;
+  ledger: Ledger;
+  /** Written while emitting; kept on interrupt (it is the checkpoint's output). */
+  partial: string;
+  /** Where the finished output is moved. */
+  target: string;
+  resume: boolean;
+  checkpointSeconds?: number;
+  signal?: AbortSignal;
+  progress?: (line: string) => void;
+  crashAt?: string;
+}
+
+function emptyStats(): EmitStats {
+  return { documents: { total: 0, withKept: 0 }, sentences: { total: 0, kept: 0 }, segments: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 }, outputBytes: 0, seconds: 0 };
+}
+
+function cutKeyOf(cut: RunCut, off: ShardOffsets): string {
+  return JSON.stringify([cut.keep, cut.keepBy, String(cut.threshold), cut.tieId, off.firstId, off.firstDoc, off.precededByKept]);
+}
+
+/**
+ * Pass 2 of one shard, resumable: re-reads the shard's documents, re-derives their
+ * segments (no scoring), looks their scores up in the spill and writes the kept runs.
+ * Checkpoints (output length, read position, spill position, separator state) let a
+ * resumed run truncate the partial output and continue: byte-identical output.
+ */
+export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
+  const t0 = performance.now();
+  const { shard, of } = opts.id;
+  const p = shardPaths(opts.runDir, opts.id);
+  const off = opts.cut.shards[shard];
+  if (!off || opts.cut.of !== of) throw new TadpoleError('TADPOLE_RUN', `the cut in ${opts.runDir} is for ${opts.cut.of} shards, not ${of}: run tadpole cut again`);
+  const cutKey = cutKeyOf(opts.cut, off);
+  const donePath = join(p.dir, 'emit.json');
+  if (existsSync(donePath)) {
+    const d = JSON.parse(readFileSync(donePath, 'utf8')) as EmitDone;
+    if (d.cutKey === cutKey && d.target === opts.target) {
+      if (existsSync(opts.partial)) moveFile(opts.partial, opts.target); // crashed between the record and the rename
+      if (existsSync(opts.target)) return d.stats;
+    }
+  }
+  mkdirSync(p.dir, { recursive: true });
+  let cp = opts.resume ? opts.ledger.checkpoint<EmitCheckpoint>(shard, of, 'emit')?.state : undefined;
+  if (cp && (cp.cutKey !== cutKey || !existsSync(opts.partial))) cp = undefined; // another cut: start over
+  opts.ledger.startShard(shard, of, 'emit', !!cp);
+  if (cp) opts.ledger.event(shard, 'resume', `emit from input ${cp.at.input} byte ${cp.at.offset}, output byte ${cp.outputBytes}`);
+
+  const stats = cp ? structuredClone(cp.stats) : emptyStats();
+  const secondsBefore = cp?.stats.seconds ?? 0;
+  const plan = cp ? resumePlan(opts.plan, cp.at) : opts.plan;
+  const sink = Sink.toResumableFile(opts.partial, opts.target, cp?.outputBytes ?? 0);
+  const writer = new RunWriter(sink, opts.reader, false, cp ? cp.atStart : !off.precededByKept);
+  const spill = new SpillReader(p.spill, cp?.spillRecords ?? 0);
+  let consumed = cp?.spillRecords ?? 0;
+  let docs = cp?.docs ?? 0;
+  let position: ReadPosition | undefined = cp?.at;
+  let lastCheckpoint = performance.now();
+  let checkpoints = 0;
+  const interval = (opts.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS) * 1000;
+  const counters = new ReadCounters();
+  const progress = new Progress(`emit ${shard}/${of}`, opts.inputs, opts.progress);
+
+  const save = async () => {
+    if (!position) return;
+    const outputBytes = await sink.sync();
+    stats.seconds = secondsBefore + (performance.now() - t0) / 1000;
+    const state: EmitCheckpoint = { cutKey, at: position, spillRecords: consumed, docs, outputBytes, atStart: writer.atStart, stats };
+    opts.ledger.saveCheckpoint(shard, of, 'emit', state, { docs, segments: consumed, bytesConsumed: counters.bytes, seconds: stats.seconds });
+    checkpoints++;
+    lastCheckpoint = performance.now();
+    crashPoint(opts.crashAt, `emit:${checkpoints}`);
+  };
+
+  const changed = (doc: Doc, why: string) =>
+    new TadpoleError('TADPOLE_INPUT_CHANGED', `${doc.file}:${doc.line}: the input changed between passes (${why}); inputs must not change while tadpole filters them`, { file: doc.file, line: doc.line });
+
+  try {
+    const batches = readDocuments(opts.inputs, opts.reader, { counters, only: plan.only, ranges: plan.ranges, firstOrdinal: off.firstDoc + docs });
+    for await (const batch of batches) {
+      for (const doc of batch) {
+        const spans = splitSentences(doc.text);
+        const bounds = segmentBounds(spans.length / 2, opts.segment);
+        const n = bounds.length / 2;
+        let runFirst = -1;
+        let any = false;
+        for (let s = 0; s <= n; s++) {
+          let kept = false;
+          if (s < n) {
+            const rec = spill.next();
+            if (!rec) throw changed(doc, 'more segments than pass 1 scored');
+            if (rec.sentences !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
+            kept = isKept(opts.cut, rec.score, off.firstId + consumed);
+            consumed++;
+            stats.segments.total++;
+            stats.sentences.total += rec.sentences;
+            stats.bytes.total += rec.bytes;
+            if (kept) {
+              stats.segments.kept++;
+              stats.sentences.kept += rec.sentences;
+              stats.bytes.kept += rec.bytes;
+              if (runFirst < 0) runFirst = s;
+              any = true;
+            }
+          }
+          if (!kept && runFirst >= 0) {
+            const firstSentence = bounds[2 * runFirst]!;
+            const lastSentence = bounds[2 * (s - 1)]! + bounds[2 * (s - 1) + 1]! - 1;
+            await writer.write({ doc, start: spans[2 * firstSentence]!, end: spans[2 * lastSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
+            runFirst = -1;
+          }
+        }
+        stats.documents.total++;
+        if (any) stats.documents.withKept++;
+        docs++;
+        position = { input: doc.input, offset: doc.nextOffset, line: doc.nextLine ?? 1 };
+      }
+      progress.update(docs, counters.bytes);
+      if (opts.signal?.aborted) {
+        await save();
+        throwIfAborted(opts.signal);
+      }
+      if (performance.now() - lastCheckpoint >= interval) await save();
+    }
+    if (spill.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
+    if (consumed !== off.segments) throw new TadpoleError('TADPOLE_RUN', `shard ${shard}/${of}: ${consumed} segments emitted, the cut expected ${off.segments}`);
+    progress.done(docs, counters.bytes);
+    stats.outputBytes = await sink.sync();
+    stats.seconds = secondsBefore + (performance.now() - t0) / 1000;
+    writeFileAtomic(donePath, JSON.stringify({ cutKey, target: opts.target, stats } satisfies EmitDone, null, 2) + '\n');
+    await sink.close();
+  } catch (err) {
+    await sink.abort();
+    opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
+    opts.ledger.event(shard, 'stop', (err as Error).message);
+    throw err;
+  } finally {
+    spill.close();
+  }
+  opts.ledger.updateShard(shard, of, { stage: 'emit', status: 'emitted', seconds: stats.seconds, finished: true });
+  return stats;
+}

@@ -1,0 +1,239 @@
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { TadpoleError } from '../core/errors.js';
+import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
+import { SpillWriter, truncateSpill } from '../cut/spill.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
+import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
+import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
+import { resumePlan, type ShardPlan } from '../shard/plan.js';
+import { verifyPrefix } from '../shard/stdin-prefix.js';
+import type { SentenceScorer } from '../select/selector.js';
+import type { Ledger } from '../store/ledger.js';
+import { Progress } from './progress.js';
+import { scoreBatches, splitBatches } from './scored.js';
+import { segmentsOf } from './segments.js';
+
+/** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
+export const DEFAULT_CHECKPOINT_SECONDS = 2;
+
+export interface MomentsState {
+  n: number;
+  mean: number;
+  m2: number;
+}
+
+/** Where reading restarts: a document boundary. */
+export interface ReadPosition {
+  input: number;
+  offset: number;
+  line: number;
+}
+
+/** What one scored shard leaves behind (stats.json); the cut merges these. */
+export interface ShardSummary {
+  shard: number;
+  of: number;
+  docs: number;
+  segments: number;
+  sentences: number;
+  bytes: number;
+  moments: MomentsState;
+  reader: Record<string, number>;
+  seconds: number;
+  checkpoints: number;
+  resumes: number;
+}
+
+interface ScoreCheckpoint {
+  at: ReadPosition;
+  spillRecords: number;
+  docs: number;
+  sentences: number;
+  bytes: number;
+  sketch: SketchJSON;
+  moments: MomentsState;
+  reader: Record<string, number>;
+  seconds: number;
+}
+
+export interface ScoreShardOptions {
+  runDir: string;
+  id: ShardId;
+  inputs: string[];
+  reader: ReaderOptions;
+  plan: ShardPlan;
+  scorer: SentenceScorer;
+  segment: number;
+  ledger: Ledger;
+  /** Continue from the shard's last checkpoint when there is one (a fresh start otherwise). */
+  resume: boolean;
+  stdin?: Readable;
+  batchSentences?: number;
+  checkpointSeconds?: number;
+  signal?: AbortSignal;
+  progress?: (line: string) => void;
+  crashAt?: string;
+}
+
+export function readShardSummary(runDir: string, id: ShardId): ShardSummary | undefined {
+  const p = shardPaths(runDir, id);
+  if (!existsSync(p.done)) return undefined;
+  return JSON.parse(readFileSync(p.stats, 'utf8')) as ShardSummary;
+}
+
+/**
+ * Pass 1 of one shard, resumable: scores every sentence, spills one record per segment,
+ * feeds the sketch, and every few seconds (after a whole batch, so at a document
+ * boundary) syncs the spill and saves a checkpoint: read position, spill record count,
+ * sketch, moments, reader counters. Resuming truncates the spill to the checkpoint and
+ * reads on from the saved position, so the result is byte-identical to one attempt.
+ */
+export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary> {
+  const t0 = performance.now();
+  const p = shardPaths(opts.runDir, opts.id);
+  const { shard, of } = opts.id;
+  const done = readShardSummary(opts.runDir, opts.id);
+  if (done) return done;
+  mkdirSync(p.dir, { recursive: true });
+  const cp = opts.resume ? opts.ledger.checkpoint<ScoreCheckpoint>(shard, of, 'score') : undefined;
+  if (!opts.resume && existsSync(p.spill)) {
+    throw new TadpoleError('TADPOLE_RUN', `shard ${shard}/${of} of ${opts.runDir} has a partial attempt: add --resume to continue it`);
+  }
+  const prior = opts.ledger.shard(shard, of);
+  opts.ledger.startShard(shard, of, 'score', !!cp);
+
+  let spill: SpillWriter;
+  const sketch = new ScoreSketch();
+  const counters = new ReadCounters();
+  const moments: MomentsState = { n: 0, mean: 0, m2: 0 };
+  let plan = opts.plan;
+  let docs = 0;
+  let sentences = 0;
+  let bytes = 0;
+  let secondsBefore = 0;
+  if (cp && existsSync(p.spill)) {
+    const s = cp.state;
+    truncateSpill(p.spill, s.spillRecords);
+    spill = new SpillWriter(p.spill, true);
+    sketch.merge(ScoreSketch.fromJSON(s.sketch));
+    Object.assign(moments, s.moments);
+    counters.restore(s.reader);
+    plan = resumePlan(plan, s.at);
+    docs = s.docs;
+    sentences = s.sentences;
+    bytes = s.bytes;
+    secondsBefore = s.seconds;
+    opts.ledger.event(shard, 'resume', `score from input ${s.at.input} byte ${s.at.offset} (${s.spillRecords} segments kept)`);
+  } else {
+    spill = new SpillWriter(p.spill);
+  }
+
+  // stdin: spooled for pass 2; a resumed pass 1 reads stdin again and checks it against the old spool.
+  const usesStdin = opts.inputs.includes(STDIN) && plan.only.has(opts.inputs.indexOf(STDIN));
+  const spoolPath = runPaths(opts.runDir).spool;
+  let stdin = opts.stdin;
+  if (usesStdin && cp && existsSync(spoolPath) && stdin) {
+    renameSync(spoolPath, spoolPath + '.prev');
+    stdin = verifyPrefix(stdin, spoolPath + '.prev');
+  }
+  const spool = usesStdin ? createWriteStream(spoolPath) : undefined;
+
+  let lastCheckpoint = performance.now();
+  let checkpoints = 0;
+  let position: ReadPosition | undefined;
+  const interval = (opts.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS) * 1000;
+  const progress = new Progress(`score ${shard}/${of}`, opts.inputs, opts.progress);
+  const save = () => {
+    if (!position) return;
+    spill.sync();
+    const state: ScoreCheckpoint = {
+      at: position,
+      spillRecords: spill.count,
+      docs,
+      sentences,
+      bytes,
+      sketch: sketch.toJSON(),
+      moments: { ...moments },
+      reader: counters.toJSON(),
+      seconds: secondsBefore + (performance.now() - t0) / 1000,
+    };
+    opts.ledger.saveCheckpoint(shard, of, 'score', state, { docs, segments: spill.count, bytesConsumed: counters.bytes, seconds: state.seconds });
+    checkpoints++;
+    lastCheckpoint = performance.now();
+    crashPoint(opts.crashAt, `score:${checkpoints}`);
+  };
+
+  try {
+    // The reader runs ahead of scoring; its per-document snapshots (Doc.counts) say what
+    // it had seen at each boundary, so a checkpoint saves exactly the counts up to it.
+    const ahead = new ReadCounters();
+    ahead.restore(counters.toJSON());
+    const docBatches = readDocuments(opts.inputs, opts.reader, {
+      counters: ahead,
+      trackCounts: true,
+      only: plan.only,
+      ranges: plan.ranges,
+      firstOrdinal: docs,
+      ...(stdin ? { stdin } : {}),
+      ...(spool ? { spool } : {}),
+    });
+    for await (const b of scoreBatches(splitBatches(docBatches, opts.batchSentences), opts.scorer)) {
+      for (let i = 0; i < b.scores.length; i++) {
+        const s = b.scores[i]!;
+        if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${opts.scorer.method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
+        moments.n++;
+        const d = s - moments.mean;
+        moments.mean += d / moments.n;
+        moments.m2 += d * (s - moments.mean);
+      }
+      for (const seg of segmentsOf(b, opts.segment, spill.count)) {
+        spill.write(seg.score, seg.sentences, seg.bytes);
+        sketch.add(seg.score, seg.sentences, seg.bytes);
+        sentences += seg.sentences;
+        bytes += seg.bytes;
+      }
+      const last = b.docs[b.docs.length - 1] as Doc;
+      docs = last.ordinal + 1;
+      position = { input: last.input, offset: last.nextOffset, line: last.nextLine ?? 1 };
+      if (last.counts) counters.restore(last.counts);
+      progress.update(docs, counters.bytes);
+      if (opts.signal?.aborted) {
+        save();
+        throwIfAborted(opts.signal);
+      }
+      if (performance.now() - lastCheckpoint >= interval) save();
+    }
+    if (spool) await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
+    progress.done(docs, counters.bytes);
+  } catch (err) {
+    spill.close();
+    spool?.destroy();
+    opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
+    opts.ledger.event(shard, 'stop', (err as Error).message);
+    throw err;
+  }
+  spill.sync();
+  spill.close();
+  rmSync(spoolPath + '.prev', { force: true });
+  const summary: ShardSummary = {
+    shard,
+    of,
+    docs,
+    segments: spill.count,
+    sentences,
+    bytes,
+    moments,
+    reader: counters.toJSON(),
+    seconds: secondsBefore + (performance.now() - t0) / 1000,
+    checkpoints: (prior?.checkpoints ?? 0) + checkpoints,
+    resumes: (prior?.resumes ?? 0) + (cp ? 1 : 0),
+  };
+  writeFileAtomic(p.sketch, JSON.stringify(sketch.toJSON()) + '\n');
+  writeFileAtomic(p.stats, JSON.stringify(summary, null, 2) + '\n');
+  writeFileSync(p.done, `${new Date().toISOString()}\n`);
+  opts.ledger.updateShard(shard, of, { stage: 'score', status: 'scored', docs, segments: spill.count, sentences, bytes, bytesConsumed: counters.bytes, seconds: summary.seconds, finished: true });
+  return summary;
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import { isGzipFile, STDIN } from '../io/input.js';
+import type { InputFingerprint } from '../store/ledger.js';
+
+/** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
+const END_BYTES = 64 * 1024;
+
+export function fingerprintInput(input: string, idx: number): InputFingerprint {
+  if (input === STDIN) return { idx, path: STDIN, size: -1, mtimeMs: 0, headTailSha256: '', gzip: false };
+  let fd: number;
+  try {
+    fd = openSync(input, 'r');
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_INPUT', `${input}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: input, cause: err });
+  }
+  try {
+    const st = fstatSync(fd);
+    const h = createHash('sha256');
+    const head = Buffer.alloc(Math.min(END_BYTES, st.size));
+    readSync(fd, head, 0, head.length, 0);
+    h.update(head);
+    if (st.size > END_BYTES) {
+      const tailLen = Math.min(END_BYTES, st.size - END_BYTES);
+      const tail = Buffer.alloc(tailLen);
+      readSync(fd, tail, 0, tailLen, st.size - tailLen);
+      h.update(tail);
+    }
+    return { idx, path: resolve(input), size: st.size, mtimeMs: st.mtimeMs, headTailSha256: h.digest('hex'), gzip: isGzipFile(input) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fingerprintInputs(inputs: string[]): InputFingerprint[] {
+  return inputs.map((f, i) => fingerprintInput(f, i));
+}
+
+/** Why the inputs differ from the recorded ones (undefined: the same). mtime alone is not a change: copies and `touch` keep the bytes. */
+export function inputsDiffer(recorded: InputFingerprint[], now: InputFingerprint[]): string | undefined {
+  if (recorded.length !== now.length) return `the run had ${recorded.length} inputs, now ${now.length}`;
+  for (let i = 0; i < now.length; i++) {
+    const a = recorded[i]!;
+    const b = now[i]!;
+    if (a.path !== b.path) return `input ${i + 1} was ${a.path}, now ${b.path}`;
+    if (a.path === STDIN) continue;
+    if (a.size !== b.size) return `${b.path} changed size (${a.size} -> ${b.size} bytes)`;
+    if (a.headTailSha256 !== b.headTailSha256) return `${b.path} changed content (first/last 64 KiB differ)`;
+  }
+  return undefined;
+}
+
+export function fileSha256(path: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_MODEL', `cannot read ${path}: ${(err as Error).message}`, { file: path, cause: err });
+  }
+}

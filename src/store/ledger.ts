@@ -1,0 +1,248 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+
+/**
+ * The run ledger: one SQLite file per run directory (the ONE module importing
+ * better-sqlite3). It records what a run is (arguments, model sha256, input
+ * fingerprints), where each shard stands (stage, status, latest checkpoint, counts,
+ * timings) and what happened (events: start, resume, checkpoint, interrupt, error).
+ *
+ * Shards on several machines may share the file (Slurm on a shared filesystem): the
+ * rollback journal (not WAL, which needs shared memory) plus a busy timeout serialise
+ * their rare, small writes. The completion markers on disk, not this file, decide
+ * whether `cut` may run, so a ledger on a filesystem without working locks degrades
+ * to a display problem, never a wrong cut.
+ */
+export const LEDGER_FILE = 'ledger.sqlite';
+
+export interface InputFingerprint {
+  idx: number;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** sha256 of the first and last 64 KiB (the whole file when smaller). */
+  headTailSha256: string;
+  gzip: boolean;
+}
+
+export interface ShardRow {
+  shard: number;
+  of: number;
+  stage: string;
+  status: string;
+  started: string;
+  updated: string;
+  finished: string | null;
+  docs: number;
+  segments: number;
+  sentences: number;
+  bytes: number;
+  bytesConsumed: number;
+  checkpoints: number;
+  resumes: number;
+  seconds: number;
+}
+
+export interface CheckpointRow<T> {
+  shard: number;
+  of: number;
+  stage: string;
+  seq: number;
+  at: string;
+  state: T;
+}
+
+export interface EventRow {
+  id: number;
+  at: string;
+  shard: number | null;
+  kind: string;
+  detail: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS inputs (
+  idx INTEGER PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  head_tail_sha256 TEXT NOT NULL, gzip INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS shards (
+  shard INTEGER NOT NULL, of INTEGER NOT NULL, stage TEXT NOT NULL, status TEXT NOT NULL,
+  started TEXT NOT NULL, updated TEXT NOT NULL, finished TEXT,
+  docs INTEGER NOT NULL DEFAULT 0, segments INTEGER NOT NULL DEFAULT 0, sentences INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL DEFAULT 0, bytes_consumed INTEGER NOT NULL DEFAULT 0,
+  checkpoints INTEGER NOT NULL DEFAULT 0, resumes INTEGER NOT NULL DEFAULT 0, seconds REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (shard, of));
+CREATE TABLE IF NOT EXISTS checkpoints (
+  shard INTEGER NOT NULL, of INTEGER NOT NULL, stage TEXT NOT NULL, seq INTEGER NOT NULL,
+  at TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (shard, of, stage));
+CREATE TABLE IF NOT EXISTS events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, shard INTEGER, kind TEXT NOT NULL, detail TEXT NOT NULL);
+`;
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+export class Ledger {
+  private constructor(private readonly db: Database.Database) {}
+
+  /** Opens (creating when asked) DIR/ledger.sqlite. */
+  static open(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): Ledger {
+    const path = join(dir, LEDGER_FILE);
+    let db: Database.Database;
+    try {
+      db = new Database(path, { fileMustExist: !opts.create, readonly: !!opts.readonly });
+    } catch (err) {
+      throw new TadpoleError('TADPOLE_RUN', `cannot open the run ledger ${path}: ${(err as Error).message}`, { file: path, cause: err });
+    }
+    // Writers wait up to 30 s for one another (shards of one run on one filesystem).
+    db.pragma('busy_timeout = 30000');
+    if (!opts.readonly) {
+      db.pragma('journal_mode = DELETE');
+      db.pragma('synchronous = NORMAL');
+      db.exec(SCHEMA);
+    }
+    return new Ledger(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  meta(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  allMeta(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const r of this.db.prepare('SELECT key, value FROM meta ORDER BY key').all() as Array<{ key: string; value: string }>) out[r.key] = r.value;
+    return out;
+  }
+
+  setMeta(values: Record<string, string>): void {
+    const st = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.db.transaction(() => {
+      for (const [k, v] of Object.entries(values)) st.run(k, v);
+    })();
+  }
+
+  /** Sets `key` unless already set (atomically across processes); returns the value in force. */
+  claim(key: string, value: string): string {
+    return this.db.transaction(() => {
+      const cur = this.meta(key);
+      if (cur !== undefined) return cur;
+      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+      return value;
+    }).immediate();
+  }
+
+  /** Records the inputs once; later calls keep the first record (the one to compare against). */
+  setInputsOnce(fps: InputFingerprint[]): void {
+    const st = this.db.prepare('INSERT OR IGNORE INTO inputs (idx, path, size, mtime_ms, head_tail_sha256, gzip) VALUES (?, ?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const f of fps) st.run(f.idx, f.path, f.size, f.mtimeMs, f.headTailSha256, f.gzip ? 1 : 0);
+    })();
+  }
+
+  inputs(): InputFingerprint[] {
+    const rows = this.db.prepare('SELECT * FROM inputs ORDER BY idx').all() as Array<{ idx: number; path: string; size: number; mtime_ms: number; head_tail_sha256: string; gzip: number }>;
+    return rows.map((r) => ({ idx: r.idx, path: r.path, size: r.size, mtimeMs: r.mtime_ms, headTailSha256: r.head_tail_sha256, gzip: r.gzip === 1 }));
+  }
+
+  shard(shard: number, of: number): ShardRow | undefined {
+    const r = this.db.prepare('SELECT * FROM shards WHERE shard = ? AND of = ?').get(shard, of) as Record<string, unknown> | undefined;
+    return r ? toShardRow(r) : undefined;
+  }
+
+  shards(): ShardRow[] {
+    return (this.db.prepare('SELECT * FROM shards ORDER BY of, shard').all() as Array<Record<string, unknown>>).map(toShardRow);
+  }
+
+  /** Marks a shard started (or resumed) in `stage`. */
+  startShard(shard: number, of: number, stage: string, resumed: boolean): void {
+    const t = now();
+    this.db
+      .prepare(
+        `INSERT INTO shards (shard, of, stage, status, started, updated) VALUES (?, ?, ?, 'running', ?, ?)
+         ON CONFLICT(shard, of) DO UPDATE SET stage = excluded.stage, status = 'running', updated = excluded.updated, finished = NULL,
+           resumes = resumes + ?`,
+      )
+      .run(shard, of, stage, t, t, resumed ? 1 : 0);
+    this.event(shard, resumed ? 'resume' : 'start', stage);
+  }
+
+  updateShard(shard: number, of: number, fields: Partial<Pick<ShardRow, 'stage' | 'status' | 'docs' | 'segments' | 'sentences' | 'bytes' | 'bytesConsumed' | 'seconds'>> & { finished?: boolean }): void {
+    const cols: string[] = ['updated = ?'];
+    const vals: unknown[] = [now()];
+    const map: Record<string, string> = { stage: 'stage', status: 'status', docs: 'docs', segments: 'segments', sentences: 'sentences', bytes: 'bytes', bytesConsumed: 'bytes_consumed', seconds: 'seconds' };
+    for (const [k, col] of Object.entries(map)) {
+      const v = (fields as Record<string, unknown>)[k];
+      if (v !== undefined) {
+        cols.push(`${col} = ?`);
+        vals.push(v);
+      }
+    }
+    if (fields.finished) {
+      cols.push('finished = ?');
+      vals.push(now());
+    }
+    this.db.prepare(`UPDATE shards SET ${cols.join(', ')} WHERE shard = ? AND of = ?`).run(...vals, shard, of);
+  }
+
+  /** Saves a shard's latest checkpoint for a stage and its progress, in one transaction. */
+  saveCheckpoint<T>(shard: number, of: number, stage: string, state: T, progress: { docs: number; segments: number; bytesConsumed: number; seconds: number }): number {
+    let seq = 0;
+    this.db.transaction(() => {
+      const prev = this.db.prepare('SELECT seq FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').get(shard, of, stage) as { seq: number } | undefined;
+      seq = (prev?.seq ?? 0) + 1;
+      this.db
+        .prepare('INSERT INTO checkpoints (shard, of, stage, seq, at, state) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(shard, of, stage) DO UPDATE SET seq = excluded.seq, at = excluded.at, state = excluded.state')
+        .run(shard, of, stage, seq, now(), JSON.stringify(state));
+      this.db
+        .prepare('UPDATE shards SET updated = ?, docs = ?, segments = ?, bytes_consumed = ?, seconds = ?, checkpoints = checkpoints + 1 WHERE shard = ? AND of = ?')
+        .run(now(), progress.docs, progress.segments, progress.bytesConsumed, progress.seconds, shard, of);
+    })();
+    return seq;
+  }
+
+  checkpoint<T>(shard: number, of: number, stage: string): CheckpointRow<T> | undefined {
+    const r = this.db.prepare('SELECT * FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').get(shard, of, stage) as
+      | { shard: number; of: number; stage: string; seq: number; at: string; state: string }
+      | undefined;
+    return r ? { ...r, state: JSON.parse(r.state) as T } : undefined;
+  }
+
+  dropCheckpoint(shard: number, of: number, stage: string): void {
+    this.db.prepare('DELETE FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').run(shard, of, stage);
+  }
+
+  event(shard: number | null, kind: string, detail: string): void {
+    this.db.prepare('INSERT INTO events (at, shard, kind, detail) VALUES (?, ?, ?, ?)').run(now(), shard, kind, detail);
+  }
+
+  events(limit = 1000): EventRow[] {
+    return this.db.prepare('SELECT * FROM events ORDER BY id DESC LIMIT ?').all(limit).reverse() as EventRow[];
+  }
+}
+
+function toShardRow(r: Record<string, unknown>): ShardRow {
+  return {
+    shard: r.shard as number,
+    of: r.of as number,
+    stage: r.stage as string,
+    status: r.status as string,
+    started: r.started as string,
+    updated: r.updated as string,
+    finished: (r.finished as string | null) ?? null,
+    docs: r.docs as number,
+    segments: r.segments as number,
+    sentences: r.sentences as number,
+    bytes: r.bytes as number,
+    bytesConsumed: r.bytes_consumed as number,
+    checkpoints: r.checkpoints as number,
+    resumes: r.resumes as number,
+    seconds: r.seconds as number,
+  };
+}
