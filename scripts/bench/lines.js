@@ -60,3 +60,13 @@ export async function benchLines(path, mb) {
   if (ours.n !== s2.n || s2.n !== rl.n) throw new Error(`line counts differ: ours ${ours.n}, split2 ${s2.n}, readline ${rl.n}`);
   console.log(`lines.reader_mb_per_s: ${(mb / ours.s).toFixed(1)}  split2: ${(mb / s2.s).toFixed(1)}  split2+offsets: ${(mb / s2o.s).toFixed(1)}  readline-iterator: ${(mb / rl.s).toFixed(1)}  (ours/split2 ${(s2.s / ours.s).toFixed(2)}x, ours/split2+offsets ${(s2o.s / ours.s).toFixed(2)}x; ours decodes, checks UTF-8 and keeps byte offsets)`);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { makeCorpus } = await import('../make-corpus.js');
+  const { benchDir } = await import('./e2e.js');
+  const { existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const path = join(benchDir(), 'lines-50mb.txt');
+  if (!existsSync(path)) await makeCorpus(path, 50, 'text', 3);
+  await benchLines(path, 50);
+}

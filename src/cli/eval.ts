@@ -1,7 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TadpoleError, usageError } from '../core/errors.js';
-import { helpText, list, num, str, bool, type CommandSpec } from './args.js';
+import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { loadSpec } from '../eval/spec.js';
 import { runEval } from '../eval/run.js';
@@ -42,10 +42,6 @@ async function writeAtomic(path: string, data: string): Promise<void> {
 export const command: Command = {
   spec,
   async run(args, io) {
-    if (bool(args, 'help')) {
-      io.stdout.write(helpText(spec));
-      return 0;
-    }
     const specFile = str(args, 'spec') ?? args.positionals[0];
     if (!specFile) throw usageError(`tadpole eval needs --spec FILE; see 'tadpole eval --help'`);
     const evalSpec = await loadSpec(resolve(io.cwd, specFile));

@@ -4,6 +4,9 @@ import type { KeepBy } from '../cut/exact.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
 import { runFilter } from '../pipeline/filter.js';
+import { runFilterInDir } from '../pipeline/filter-dir.js';
+import { fileSha256 } from '../shard/fingerprint.js';
+import { interruptExit, trapSignals } from '../shard/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
@@ -25,6 +28,9 @@ const spec: CommandSpec = {
     { name: 'stats', type: 'string', arg: 'FILE', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
     { name: 'work-dir', type: 'string', arg: 'DIR', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
     { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
+    { name: 'run-dir', type: 'string', arg: 'DIR', help: 'Keep the run in DIR (spill, sketch, stdin spool, checkpoints, SQLite ledger) so --resume can continue it after a crash' },
+    { name: 'resume', type: 'boolean', help: 'With --run-dir: continue the run from its last checkpoint (same command and inputs)' },
+    { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress on stderr' },
     ...readerFlags,
     ...embedderFlags,
@@ -34,7 +40,10 @@ Output is verbatim input text: kept runs of segments, separated as documents are
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
   zcat corpus.jsonl.gz | tadpole filter -m model.json --format jsonl > kept.jsonl
-  tadpole filter -m model.json --threshold 0.013 --format jsonl < part.jsonl > kept.jsonl`,
+  tadpole filter -m model.json --threshold 0.013 --format jsonl < part.jsonl > kept.jsonl
+  tadpole filter -m model.json corpus.jsonl -o kept.jsonl --run-dir run/     # kill it, then add --resume
+With --run-dir and no -o, the output goes to stdout once the run is complete (so a resumed run writes it whole).
+SIGINT/SIGTERM: stop after the current batch (exit 130/143); with --run-dir the checkpoint is kept for --resume.`,
 };
 
 export const command: Command = {
@@ -47,28 +56,73 @@ export const command: Command = {
     const output = str(args, 'output');
     const quiet = bool(args, 'quiet');
     const progress = progressFor(io, quiet);
-    const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     const threshold = num(args, 'threshold');
     const statsPath = str(args, 'stats');
     const workDir = str(args, 'workDir');
     const batch = num(args, 'batchSentences');
     const overrides = embedderOverridesFrom(args, io);
-    const stats = await runFilter({
-      inputs: inputsFrom(args),
-      reader,
-      model,
-      embedder: overrides,
-      keep: num(args, 'keep') ?? 0.2,
-      segment: num(args, 'segment') ?? 15,
-      keepBy: (str(args, 'keepBy') ?? 'sentences') as KeepBy,
-      ...(threshold !== undefined ? { threshold } : {}),
-      ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
-      sink,
-      stdin: io.stdin,
-      ...(workDir ? { workDir } : {}),
-      ...(batch ? { batchSentences: batch } : {}),
-      ...(progress ? { progress } : {}),
-    });
+    const runDir = str(args, 'runDir');
+    const keep = num(args, 'keep') ?? 0.2;
+    const segment = num(args, 'segment') ?? 15;
+    const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
+    if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
+    if (runDir && (threshold !== undefined || bool(args, 'weights') || workDir)) {
+      throw new TadpoleError('TADPOLE_USAGE', '--run-dir works with the exact cut only: drop --threshold/--weights/--work-dir (the threshold mode is one streaming pass with nothing to resume)');
+    }
+    const trap = trapSignals();
+    let stats;
+    try {
+      if (runDir) {
+        stats = await runFilterInDir({
+          runDir,
+          resume: bool(args, 'resume'),
+          inputs: inputsFrom(args),
+          reader,
+          model,
+          modelSha256: fileSha256(modelPath),
+          embedder: overrides,
+          keep,
+          segment,
+          keepBy,
+          ...(output ? { output } : {}),
+          stdout: io.stdout,
+          stdin: io.stdin,
+          ...(batch ? { batchSentences: batch } : {}),
+          checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
+          signal: trap.signal,
+          ...(progress ? { progress } : {}),
+          args: ['filter', JSON.stringify(args.flags), ...args.positionals],
+          ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
+        });
+      } else {
+        const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
+        stats = await runFilter({
+          inputs: inputsFrom(args),
+          reader,
+          model,
+          embedder: overrides,
+          keep,
+          segment,
+          keepBy,
+          ...(threshold !== undefined ? { threshold } : {}),
+          ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
+          sink,
+          stdin: io.stdin,
+          ...(workDir ? { workDir } : {}),
+          ...(batch ? { batchSentences: batch } : {}),
+          ...(progress ? { progress } : {}),
+          signal: trap.signal,
+        });
+      }
+    } catch (err) {
+      const code = interruptExit(err);
+      if (code === undefined) throw err;
+      if (progress) endProgress(io, quiet);
+      io.stderr.write(`tadpole filter: interrupted (${(err as Error).message.replace('interrupted by ', '')})${runDir ? `; checkpoint kept: rerun with --resume --run-dir ${runDir}` : '; no output written'}\n`);
+      return code;
+    } finally {
+      trap.dispose();
+    }
     if (progress) endProgress(io, quiet);
     if (statsPath) writeFileSync(statsPath, JSON.stringify(stats, null, 2) + '\n');
     if (!quiet && !stats.closedEarly) {

@@ -14,6 +14,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   rank: { summary: "rank anomaly detectors on your task (the paper's Table 1)", load: () => import('./rank.js') },
   eval: { summary: "compare selection methods on a labelled mix (the paper's Figure 5)", load: () => import('./eval.js') },
   model: { summary: 'download (pull) and list ONNX models in the cache', load: () => import('./model.js') },
+  cut: { summary: 'merge scored shards into one exact global cut (run directories)', load: () => import('./cut.js') },
+  emit: { summary: "write one shard's kept text after the cut (run directories)", load: () => import('./emit.js') },
+  runs: { summary: "show a run directory's ledger (progress, checkpoints, events)", load: () => import('./runs.js') },
   demo: { summary: 'fit and filter on built-in real text from the shared corpora', load: () => import('./demo.js') },
 };
 

@@ -7,7 +7,14 @@ import { scoreBatches, splitBatches } from '../pipeline/scored.js';
 import { segmentsOf } from '../pipeline/segments.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { embedderFlags, embedderOverridesFrom, inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
+import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
+import { scoreStage } from '../pipeline/shard-run.js';
+import { fileSha256 } from '../shard/fingerprint.js';
+import { parseShard } from '../shard/layout.js';
+import { interruptExit, trapSignals } from '../shard/signals.js';
+import type { CliIO } from './command.js';
+import type { ParsedArgs } from './args.js';
+import type { ModelFile } from '../model/file.js';
 
 const spec: CommandSpec = {
   name: 'score',
@@ -19,10 +26,21 @@ const spec: CommandSpec = {
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment' },
     { name: 'no-text', type: 'boolean', help: 'Leave the text out of the records' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
+    { name: 'run-dir', type: 'string', arg: 'DIR', help: 'Shard mode: score one shard into DIR (spill, sketch, stats, done marker) instead of printing scores' },
+    { name: 'shard', type: 'string', arg: 'I/N', default: '0/1', help: 'Shard mode: which shard, 0-based (byte ranges cut at document boundaries; gzip files go whole)' },
+    { name: 'resume', type: 'boolean', help: 'Shard mode: continue a partial attempt from its checkpoint (safe on a fresh shard too)' },
+    { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'Shard mode: seconds between checkpoints' },
+    { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
+    { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
     ...readerFlags,
     ...embedderFlags,
   ],
-  notes: `Records: {"doc","i","score","text"} per sentence; with --segments {"doc","segment","first","sentences","score","text"}.`,
+  notes: `Records: {"doc","i","score","text"} per sentence; with --segments {"doc","segment","first","sentences","score","text"}.
+Shard mode (many machines): every shard with the same inputs and model, then one cut, then emit per shard:
+  tadpole score -m model.json --run-dir run/ --shard 3/8 corpus/*.jsonl.gz
+  tadpole cut --run-dir run/ --keep 0.2
+  tadpole emit --run-dir run/ --shard 3/8          # -> run/parts/part-00003-of-00008
+  cat run/parts/part-* > kept.jsonl                 # == tadpole filter output, byte for byte`,
 };
 
 export const command: Command = {
@@ -32,6 +50,7 @@ export const command: Command = {
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
     const model = readModel(modelPath);
     const reader = readerOptionsFrom(args);
+    if (str(args, 'runDir')) return scoreShardCommand(args, io, model, modelPath, reader);
     const output = str(args, 'output');
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     const withText = !bool(args, 'noText');
@@ -76,3 +95,42 @@ export const command: Command = {
     return 0;
   },
 };
+
+async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, modelPath: string, reader: ReturnType<typeof readerOptionsFrom>): Promise<number> {
+  const runDir = str(args, 'runDir') as string;
+  const id = parseShard(str(args, 'shard') ?? '0/1');
+  const quiet = bool(args, 'quiet');
+  const progress = progressFor(io, quiet);
+  const batch = num(args, 'batchSentences');
+  const trap = trapSignals();
+  try {
+    const s = await scoreStage({
+      runDir,
+      resume: bool(args, 'resume'),
+      id,
+      inputs: inputsFrom(args),
+      reader,
+      model,
+      modelSha256: fileSha256(modelPath),
+      embedder: embedderOverridesFrom(args, io),
+      segment: num(args, 'segment') ?? 15,
+      stdin: io.stdin,
+      ...(batch ? { batchSentences: batch } : {}),
+      checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
+      signal: trap.signal,
+      ...(progress ? { progress } : {}),
+      args: ['score', JSON.stringify(args.flags), ...args.positionals],
+      ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
+    });
+    if (progress) endProgress(io, quiet);
+    if (!quiet) io.stderr.write(`tadpole: shard ${id.shard}/${id.of} scored: ${s.docs} docs, ${s.segments} segments, ${s.sentences} sentences in ${s.seconds.toFixed(1)}s\n`);
+    return 0;
+  } catch (err) {
+    const code = interruptExit(err);
+    if (code === undefined) throw err;
+    io.stderr.write(`tadpole score: interrupted; checkpoint kept: rerun with --resume\n`);
+    return code;
+  } finally {
+    trap.dispose();
+  }
+}

@@ -10,7 +10,7 @@ import { createSession, parseDevice, type OnnxSession, type OutputTensor } from 
 import { loadTokenizer, type WordPieceTokenizer } from './tokenizer.js';
 
 export { loadTokenizer, WordPieceTokenizer } from './tokenizer.js';
-export { planBatches, packBatch } from './batching.js';
+export { planBatches, packBatch, type PackedBatch, type BatchPlan } from './batching.js';
 export { resolveModelDir, pickOnnxFile } from './model-dir.js';
 
 export interface OnnxEmbedderOptions {
@@ -60,7 +60,7 @@ function chooseOutput(session: OnnxSession): OutputChoice {
   );
 }
 
-class OnnxEmbedder implements Embedder {
+class OnnxEmbedder implements OnnxEmbedderHandle {
   readonly dims: number;
   readonly fingerprint: EmbedderFingerprint;
   private disposed = false;
@@ -84,6 +84,11 @@ class OnnxEmbedder implements Embedder {
 
   get provider(): string {
     return this.session.provider;
+  }
+
+  /** One packed batch straight through the session (benchmarks compare this with embed()). */
+  runPacked(b: PackedBatch): Promise<OutputTensor> {
+    return this.start(b);
   }
 
   private start(b: PackedBatch): Promise<OutputTensor> {
@@ -158,7 +163,16 @@ function positive(name: string, v: number | undefined): number | undefined {
   return v;
 }
 
-export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder & { tokenize(s: string): Int32Array; readonly provider: string }> {
+/** The Embedder plus what benchmarks and diagnostics need. */
+export interface OnnxEmbedderHandle extends Embedder {
+  /** Token ids with [CLS]/[SEP], truncated to maxTokens. */
+  tokenize(sentence: string): Int32Array;
+  /** 'cpu' or 'cuda:N': where the session actually runs. */
+  readonly provider: string;
+  runPacked(batch: PackedBatch): Promise<OutputTensor>;
+}
+
+export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<OnnxEmbedderHandle> {
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const device = parseDevice(opts.device);
   const dir = resolveModelDir(opts.modelDir, process.env);

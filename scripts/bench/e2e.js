@@ -1,0 +1,72 @@
+// End-to-end `tadpole filter` throughput and peak RSS, as whole child processes.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeCorpus, loadDocs } from '../make-corpus.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin', 'tadpole.js');
+
+/** Runs the CLI in a child whose peak RSS we read back (process.resourceUsage, portable). */
+export function runMeasured(args) {
+  const wrapper = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { const c = await m.main(${JSON.stringify(args)}); process.stderr.write('\\nBENCH_MAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'); process.exitCode = c; })`;
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - t) / 1000;
+  if (r.status !== 0) throw new Error(`tadpole ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  const m = /BENCH_MAXRSS_KB (\d+)/.exec(r.stderr);
+  return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, stderr: r.stderr };
+}
+
+export function benchDir() {
+  const dir = process.env.TADPOLE_BENCH_DIR ?? join(ROOT, '.bench');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A model fitted on ChemProt task sentences with a general sample from the corpus. */
+export function fitBenchModel(dir, extra = [], name = 'model.json') {
+  const model = join(dir, name);
+  const general = join(dir, 'general.jsonl');
+  if (!existsSync(general)) writeFileSync(general, loadDocs().filter((_, i) => i % 40 === 0).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const r = spawnSync(process.execPath, [BIN, 'fit', '--task', join(process.env.TADPOLE_SHARED ?? join(ROOT, '..', 'shared'), 'corpora/task-chemprot/train.jsonl.gz'), '--general', general, ...extra, '-o', model], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`fit failed: ${r.stderr}`);
+  return model;
+}
+
+export async function benchE2E({ mb = 20 } = {}) {
+  const dir = benchDir();
+  const corpus = join(dir, `corpus-${mb}mb.jsonl`);
+  if (!existsSync(corpus)) await makeCorpus(corpus, mb, 'jsonl', 1);
+  const size = statSync(corpus).size / 1e6;
+  const results = [];
+  for (const [label, extra] of [['default', []], ['hash+iforest', ['--embedder', 'hash', '--detector', 'iforest']], ['random', ['--method', 'random']]]) {
+    const model = fitBenchModel(dir, extra, `model-${label.replace(/\W/g, '_')}.json`);
+    const stats = join(dir, `stats-${label.replace(/\W/g, '_')}.json`);
+    const r = runMeasured(['filter', '-m', model, corpus, '-o', join(dir, 'kept.jsonl'), '--stats', stats, '-q']);
+    const s = JSON.parse(readFileSync(stats, 'utf8'));
+    if (Math.abs(s.sentences.kept - 0.2 * s.sentences.total) > 15) throw new Error('kept share is off');
+    const line = `e2e.${label}: ${(size / r.seconds).toFixed(2)} MB/s, ${(s.sentences.total / r.seconds).toFixed(0)} sentences/s (pass1 ${s.seconds.pass1.toFixed(1)}s, cut ${s.seconds.cut.toFixed(2)}s, pass2 ${s.seconds.pass2.toFixed(1)}s on ${size.toFixed(0)} MB), peak RSS ${r.maxRssMb.toFixed(0)} MB`;
+    console.log(line);
+    results.push({ label, mbps: size / r.seconds });
+  }
+  return results;
+}
+
+export async function benchMemory({ sizes = [100, 1000], method = ['--embedder', 'hash', '--detector', 'iforest'] } = {}) {
+  const dir = benchDir();
+  const model = fitBenchModel(dir, method, 'model-memory.json');
+  const rss = [];
+  for (const mb of sizes) {
+    const corpus = join(dir, `corpus-${mb}mb.jsonl`);
+    if (!existsSync(corpus)) await makeCorpus(corpus, mb, 'jsonl', 2);
+    const r = runMeasured(['filter', '-m', model, corpus, '-o', join(dir, 'kept-mem.jsonl'), '-q']);
+    console.log(`memory.peak_rss_mb[${mb} MB input]: ${r.maxRssMb.toFixed(0)}  (${(mb / r.seconds).toFixed(2)} MB/s)`);
+    rss.push(r.maxRssMb);
+  }
+  if (rss.length === 2) console.log(`memory.rss_ratio_${sizes[1]}mb_vs_${sizes[0]}mb: ${(rss[1] / rss[0]).toFixed(3)} (target: within 20%)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchE2E();
+}

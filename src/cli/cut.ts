@@ -1,0 +1,35 @@
+import { writeFileSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+import type { KeepBy } from '../cut/exact.js';
+import { cutStage } from '../pipeline/shard-run.js';
+import { bool, num, str, type CommandSpec } from './args.js';
+import type { Command } from './command.js';
+
+const spec: CommandSpec = {
+  name: 'cut',
+  summary: 'merge every shard of a run into one exact global cut (after tadpole score --shard)',
+  usage: 'tadpole cut --run-dir DIR [--keep 0.2] [--keep-by sentences]',
+  flags: [
+    { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory the shards were scored into (required)' },
+    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
+    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
+    { name: 'stats', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
+    { name: 'quiet', alias: 'q', type: 'boolean', help: 'No summary on stderr' },
+  ],
+  notes: `Refuses while a shard has no completion marker. Writes DIR/cut.json; then run tadpole emit for each shard.`,
+};
+
+export const command: Command = {
+  spec,
+  async run(args, io) {
+    const runDir = str(args, 'runDir');
+    if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
+    const cut = cutStage(runDir, num(args, 'keep') ?? 0.2, (str(args, 'keepBy') ?? 'sentences') as KeepBy, io.env.TADPOLE_TEST_CRASH_AT);
+    const statsPath = str(args, 'stats');
+    if (statsPath) writeFileSync(statsPath, JSON.stringify(cut, null, 2) + '\n');
+    if (!bool(args, 'quiet')) {
+      io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
+    }
+    return 0;
+  },
+};

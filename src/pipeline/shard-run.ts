@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { TadpoleError } from '../core/errors.js';
+import type { KeepBy } from '../cut/exact.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
+import type { ModelFile } from '../model/file.js';
+import { openScorer } from '../model/open.js';
+import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js';
+import { RunLock } from '../shard/lock.js';
+import { planShard } from '../shard/plan.js';
+import type { SentenceScorer } from '../select/selector.js';
+import { cutRun, readCut, type RunCut } from './run-cut.js';
+import { checkInputsUnchanged, identityFor, openExistingRun, openRun } from './run-dir.js';
+import { emitShard, type EmitStats } from './shard-emit.js';
+import { scoreShard, type ShardSummary } from './shard-score.js';
+
+interface StageCommon {
+  runDir: string;
+  resume: boolean;
+  checkpointSeconds?: number;
+  signal?: AbortSignal;
+  progress?: (line: string) => void;
+  crashAt?: string;
+}
+
+export interface ScoreStageOptions extends StageCommon {
+  id: ShardId;
+  inputs: string[];
+  reader: ReaderOptions;
+  model: ModelFile;
+  modelSha256: string;
+  embedder?: Partial<EmbedderSpec>;
+  segment: number;
+  stdin?: Readable;
+  batchSentences?: number;
+  args: string[];
+  scorer?: SentenceScorer;
+}
+
+function withShardLock<T>(runDir: string, id: ShardId, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(shardPaths(runDir, id).dir, { recursive: true });
+  const lock = RunLock.acquire(shardPaths(runDir, id).lock, `shard ${id.shard}/${id.of} of ${runDir}`);
+  return fn().finally(() => lock.release());
+}
+
+function stageOpts(o: StageCommon) {
+  return {
+    runDir: o.runDir,
+    resume: o.resume,
+    ...(o.checkpointSeconds !== undefined ? { checkpointSeconds: o.checkpointSeconds } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.progress ? { progress: o.progress } : {}),
+    ...(o.crashAt ? { crashAt: o.crashAt } : {}),
+  };
+}
+
+/** `score --run-dir DIR --shard i/n`: pass 1 of one shard (all shards of a run must use the same inputs, model and settings). */
+export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary> {
+  if (opts.id.of > 1 && opts.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
+  return withShardLock(opts.runDir, opts.id, async () => {
+    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: opts.id.of });
+    const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
+    let scorer: SentenceScorer | undefined;
+    try {
+      const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
+      scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      return await scoreShard({
+        ...stageOpts(opts),
+        id: opts.id,
+        inputs: opts.inputs,
+        reader: opts.reader,
+        plan,
+        scorer,
+        segment: opts.segment,
+        ledger: run.ledger,
+        ...(opts.stdin ? { stdin: opts.stdin } : {}),
+        ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
+      });
+    } finally {
+      if (scorer && !opts.scorer) await scorer.dispose();
+      run.ledger.close();
+    }
+  });
+}
+
+/** `cut --run-dir DIR --keep K`: the global cut over every shard (refused while one is missing). */
+export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?: string): RunCut {
+  const { ledger, identity } = openExistingRun(runDir);
+  const lock = RunLock.acquire(runPaths(runDir).lock, `run directory ${runDir}`);
+  try {
+    const cut = cutRun(runDir, identity.of, keep, keepBy, crashAt);
+    ledger.setMeta({ stage: 'cut', keep: String(keep), keepBy });
+    ledger.event(null, 'cut', `keep ${keep} by ${keepBy}: threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
+    return cut;
+  } finally {
+    lock.release();
+    ledger.close();
+  }
+}
+
+export interface EmitStageOptions extends StageCommon {
+  id: ShardId;
+  /** Output file; default parts/part-IIIII-of-NNNNN in the run directory. */
+  output?: string;
+}
+
+/** `emit --run-dir DIR --shard i/n`: shard i's kept text (reads inputs and settings from the ledger). */
+export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { target: string }> {
+  const { ledger, identity } = openExistingRun(opts.runDir);
+  try {
+    if (identity.of !== opts.id.of) throw new TadpoleError('TADPOLE_USAGE', `${opts.runDir} was scored as ${identity.of} shards, not ${opts.id.of}: use --shard I/${identity.of}`);
+    const cut = readCut(opts.runDir);
+    if (!cut) throw new TadpoleError('TADPOLE_RUN', `${opts.runDir} has no cut yet: run tadpole cut --run-dir ${opts.runDir} --keep SHARE first`);
+    const inputs = identity.inputs.map((i) => (i === STDIN ? runPaths(opts.runDir).spool : i));
+    checkInputsUnchanged(ledger, identity.inputs, opts.runDir);
+    const plan = planShard(inputs, ledger.inputs(), identity.reader, opts.id.shard, opts.id.of);
+    const target = opts.output ?? partPath(opts.runDir, opts.id);
+    mkdirSync(runPaths(opts.runDir).parts, { recursive: true });
+    const partial = `${partPath(opts.runDir, opts.id)}.partial`;
+    const stats = await withShardLock(opts.runDir, opts.id, () =>
+      emitShard({ ...stageOpts(opts), id: opts.id, inputs, reader: identity.reader, plan, segment: identity.segment, cut, ledger, partial, target }),
+    );
+    return { ...stats, target };
+  } finally {
+    ledger.close();
+  }
+}
