@@ -138,12 +138,17 @@ for (const taskName of taskList.split(',')) {
       const model = await fitModel({ method: name, task, general, ...(emb ? { embedder: emb } : {}), seed, options });
       const t1 = performance.now();
       const scorer = await openScorer(model);
+      const c1 = process.cpuUsage();
       scores = await scoreAll(scorer, mix.sentences);
       const t2 = performance.now();
+      // CPU time of this process (the ONNX runtime's threads included): wall time on a
+      // shared, overloaded machine says little.
+      const cpu = process.cpuUsage(c1);
+      const cpuS = (cpu.user + cpu.system) / 1e6;
       const gen = await scoreAll(scorer, general);
       await scorer.dispose();
       cache.set(m, { scores, general: Array.from(gen) });
-      info = `fit ${((t1 - t0) / 1000).toFixed(1)}s, ${Math.round(mix.sentences.length / ((t2 - t1) / 1000))} sent/s, model ${(JSON.stringify(model).length / 1e6).toFixed(1)} MB`;
+      info = `fit ${((t1 - t0) / 1000).toFixed(1)}s, ${Math.round(mix.sentences.length / ((t2 - t1) / 1000))} sent/s wall, ${Math.round(mix.sentences.length / cpuS)} sent/s cpu, model ${(JSON.stringify(model).length / 1e6).toFixed(1)} MB`;
     }
     const sh = segmentShares(scores, mix, spec.keep);
     const rest = Object.entries(sh).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}`).join(', ');

@@ -18,7 +18,8 @@ export const command: Command = {
     if (!dir) throw new TadpoleError('TADPOLE_USAGE', 'give the run directory: tadpole runs DIR');
     let ledger: Ledger;
     try {
-      ledger = Ledger.open(dir, { readonly: true });
+      // read-write: a ledger left by kill -9 may hold a hot journal that must be rolled back first
+      ledger = Ledger.open(dir);
     } catch {
       throw new TadpoleError('TADPOLE_RUN', `${dir} is not a tadpole run directory (no readable ledger.sqlite)`);
     }

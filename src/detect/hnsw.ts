@@ -76,7 +76,7 @@ class HnswIndex implements VectorIndex {
 
   dispose(): void {
     // hnswlib-node frees native memory on GC; drop our reference.
-    (this as { index: unknown }).index = undefined;
+    (this as unknown as { index: unknown }).index = undefined;
   }
 }
 

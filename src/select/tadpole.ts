@@ -13,6 +13,7 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import type { Detector, DetectorJSON } from '../detect/detector.js';
 import type { VectorIndex } from '../detect/hnsw.js';
+import { fitEnsemble, loadEnsemble, parseComponents } from './ensemble.js';
 import { intOpt, needTask, numOpt, strOpt } from './options.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
 import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
@@ -20,12 +21,14 @@ import type { FitContext, SelectorFactory, SelectorJSON, SentenceScorer } from '
 
 const LOCAL_DETECTORS = ['task-knn', 'knn-ratio'] as const;
 /** Options the selector consumes itself; the rest go to the registry detector. */
-const OWN_OPTIONS = ['representation', 'dims', 'detector', 'generalRatio', 'k', 'generalSize'];
+const OWN_OPTIONS = ['representation', 'dims', 'detector', 'generalRatio', 'k', 'generalSize', 'components'];
 
 export const TADPOLE_DEFAULTS = {
   representation: 'auto',
   dims: 64,
-  detector: 'knn-ratio',
+  detector: 'ensemble',
+  components: 'moore-lewis,distance',
+  detectorWithoutGeneral: 'task-knn',
   k: 5,
   generalRatio: 0.1,
   /** knn-ratio's contrast set: at most this many general rows (times |task|). */
@@ -44,8 +47,13 @@ function detectorOptions(options: Record<string, unknown>): Record<string, unkno
 async function fitTadpole(ctx: FitContext): Promise<SelectorJSON> {
   needTask(ctx.task, 'tadpole');
   const o = ctx.options;
-  // knn-ratio needs a contrast set; without a general sample the default is task-knn.
-  const detector = strOpt(o, 'detector', ctx.general.length > 0 ? TADPOLE_DEFAULTS.detector : 'task-knn');
+  // The ensemble contrasts task with general text; without a general sample: task-knn.
+  const detector = strOpt(o, 'detector', ctx.general.length > 0 ? TADPOLE_DEFAULTS.detector : TADPOLE_DEFAULTS.detectorWithoutGeneral);
+  if (detector === 'ensemble') {
+    const components = parseComponents(o.components ?? TADPOLE_DEFAULTS.components);
+    const shared = Object.fromEntries(['representation', 'dims', 'k'].filter((key) => o[key] !== undefined).map((key) => [key, o[key]]));
+    return { method: 'tadpole', params: { detector, components }, state: await fitEnsemble(ctx, components, shared) };
+  }
   const k = intOpt(o, 'k', TADPOLE_DEFAULTS.k);
   const kind = parseRepresentation(o.representation ?? TADPOLE_DEFAULTS.representation);
   const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(o, 'dims', TADPOLE_DEFAULTS.dims), seed: ctx.seed });
@@ -115,6 +123,7 @@ export const tadpoleSelector: SelectorFactory = {
   async load(json, ctx): Promise<SentenceScorer> {
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
     const detector = String(json.params.detector);
+    if (detector === 'ensemble') return loadEnsemble(json.state, ctx);
     if ((LOCAL_DETECTORS as readonly string[]).includes(detector)) {
       const k = intOpt(ctx.options, 'k', Number(json.params.k ?? TADPOLE_DEFAULTS.k));
       const general = json.state.general ? restoreIndex(json.state.general as StoredIndex) : undefined;

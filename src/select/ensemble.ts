@@ -1,0 +1,102 @@
+/**
+ * Ensemble of selectors: each component's sentence score is z-normalised with the mean and
+ * standard deviation it gives on a sample of the GENERAL text, measured at fit time and
+ * stored, so scoring still streams; the ensemble score is the sum. On the Figure-5 mix at
+ * segment level (scripts/research/README.md) Moore-Lewis + distance kept more in-domain
+ * text than either alone, on the tuned tasks and on the untuned ones.
+ *
+ * A component is a selection method that needs no extra input (moore-lewis, distance, dsir)
+ * or a tadpole detector name (knn-ratio, task-knn, iforest, ...), fitted with the same
+ * task, general sample, embedder and seed.
+ */
+import { Rng } from '../core/rng.js';
+import { TadpoleError } from '../core/errors.js';
+import { needGeneral } from './options.js';
+import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+
+/** Methods usable as components; any other name is a tadpole detector. */
+const METHOD_COMPONENTS = ['moore-lewis', 'distance', 'dsir'];
+/** General sentences scored for the z-normalisation: the std of a mean of 2,000 is stable to ~2%. */
+const CALIBRATION_SENTENCES = 2000;
+
+interface PartJSON {
+  name: string;
+  mean: number;
+  std: number;
+  selector: SelectorJSON;
+}
+
+export function parseComponents(v: unknown): string[] {
+  const names = String(v).split(/[,+]/).map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `ensemble: no components in "${String(v)}"; e.g. components=moore-lewis,distance`);
+  if (names.includes('ensemble')) throw new TadpoleError('TADPOLE_USAGE', 'ensemble: a component cannot be an ensemble');
+  return names;
+}
+
+async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
+  // Loaded lazily: the registry imports tadpole.ts, which imports this file.
+  const { selectorFactory } = await import('./registry.js');
+  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options: {} };
+  return { factory: selectorFactory('tadpole'), options: { detector: name } };
+}
+
+function meanStd(xs: Float64Array): { mean: number; std: number } {
+  let m = 0;
+  for (const x of xs) m += x;
+  m /= xs.length;
+  let v = 0;
+  for (const x of xs) v += (x - m) ** 2;
+  const std = Math.sqrt(v / xs.length);
+  return { mean: m, std: std > 1e-12 ? std : 1 };
+}
+
+/** Fit every component; `shared` are options every component sees (dims, representation, k). */
+export async function fitEnsemble(ctx: FitContext, names: string[], shared: Record<string, unknown>): Promise<Record<string, unknown>> {
+  needGeneral(ctx.general, 'tadpole detector ensemble');
+  const calib = ctx.general.length <= CALIBRATION_SENTENCES ? ctx.general : new Rng(ctx.seed + 2).sample(ctx.general.length, CALIBRATION_SENTENCES).sort((a, b) => a - b).map((i) => ctx.general[i] as string);
+  const parts: PartJSON[] = [];
+  for (const name of names) {
+    const { factory, options } = await factoryOf(name);
+    const selector = await factory.fit({ ...ctx, options: { ...shared, ...options } });
+    const scorer = await factory.load(selector, { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} });
+    try {
+      parts.push({ name, ...meanStd(await scorer.score(calib)), selector });
+    } finally {
+      await scorer.dispose();
+    }
+    ctx.log?.(`ensemble: fitted ${name}`);
+  }
+  return { parts };
+}
+
+class EnsembleScorer implements SentenceScorer {
+  readonly method = 'tadpole';
+  constructor(private readonly parts: { scorer: SentenceScorer; mean: number; std: number }[]) {}
+  async score(sentences: string[]): Promise<Float64Array> {
+    const out = new Float64Array(sentences.length);
+    for (const p of this.parts) {
+      const s = await p.scorer.score(sentences);
+      for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + ((s[i] as number) - p.mean) / p.std;
+    }
+    return out;
+  }
+  async dispose(): Promise<void> {
+    for (const p of this.parts) await p.scorer.dispose();
+  }
+}
+
+export async function loadEnsemble(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
+  const parts = state.parts as PartJSON[] | undefined;
+  if (!Array.isArray(parts) || parts.length === 0) throw new TadpoleError('TADPOLE_MODEL', 'tadpole ensemble model has no components; refit the model');
+  const loaded: { scorer: SentenceScorer; mean: number; std: number }[] = [];
+  try {
+    for (const p of parts) {
+      const { factory } = await factoryOf(p.name);
+      loaded.push({ scorer: await factory.load(p.selector, { ...ctx, options: {} }), mean: p.mean, std: p.std });
+    }
+  } catch (e) {
+    for (const l of loaded) await l.scorer.dispose();
+    throw e;
+  }
+  return new EnsembleScorer(loaded);
+}

@@ -1,0 +1,134 @@
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/core/rng.js';
+import { SPILL_HEADER, SPILL_RECORD } from '../../src/cut/spill.js';
+import { Ledger } from '../../src/store/ledger.js';
+import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
+
+// ~0.7 MB of real news text; small batches and checkpoints after every batch, so a
+// kill anywhere lands between many checkpoints.
+let dir: string;
+let model: string;
+let input: string;
+let reference: Buffer;
+const RUN = ['--batch-sentences', '300', '--checkpoint-seconds', '0', '-q'];
+
+beforeAll(() => {
+  dir = tempDir();
+  model = fitModel(dir);
+  input = join(dir, 'news.jsonl');
+  writeFileSync(input, newsJsonl(700_000));
+  const r = cli(['filter', '-m', model, input, '-q']);
+  expect(r.code).toBe(0);
+  reference = r.stdout;
+  expect(reference.length).toBeGreaterThan(100_000);
+});
+
+function filterArgs(runDir: string, out: string, extra: string[] = []): string[] {
+  return ['filter', '-m', model, input, '--run-dir', runDir, '-o', out, ...RUN, ...extra];
+}
+
+/** Segments written to the spill after the last checkpoint: the work a resume redoes. */
+function lostSegments(runDir: string): number | undefined {
+  const spill = join(runDir, 'shards', '0-of-1', 'segments.spill');
+  if (!existsSync(spill)) return undefined;
+  const ledger = Ledger.open(runDir);
+  try {
+    const cp = ledger.checkpoint<{ spillRecords: number }>(0, 1, 'score');
+    const have = (statSync(spill).size - SPILL_HEADER) / SPILL_RECORD;
+    return have - (cp?.state.spillRecords ?? 0);
+  } finally {
+    ledger.close();
+  }
+}
+
+describe('filter --run-dir --resume after kill -9', () => {
+  it.each(['score:1', 'score:4', 'cut', 'emit:1'])('SIGKILL at %s, then --resume: output byte-identical to one uninterrupted run', (point) => {
+    const runDir = join(dir, `run-${point.replace(':', '-')}`);
+    const out = join(dir, `out-${point.replace(':', '-')}.jsonl`);
+    const killed = cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(out)).toBe(false); // nothing that looks complete
+    const resumed = cli(filterArgs(runDir, out, ['--resume']));
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(out).equals(reference)).toBe(true);
+  });
+
+  it('SIGKILL from outside at random moments, twice in one run: resumes to identical bytes', async () => {
+    const rng = new Rng(7);
+    const runDir = join(dir, 'run-random');
+    const out = join(dir, 'out-random.jsonl');
+    const lost: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const args = filterArgs(runDir, out, attempt > 0 ? ['--resume'] : []);
+      const { child, done } = cliAsync(args);
+      if (attempt < 2) {
+        await sleep(400 + rng.int(1200));
+        child.kill('SIGKILL');
+      }
+      const r = await done;
+      if (r.signal === 'SIGKILL') {
+        const l = lostSegments(runDir);
+        if (l !== undefined) lost.push(l);
+      } else expect(r.code).toBe(0);
+    }
+    console.log(`random kills: segments redone per resume: ${JSON.stringify(lost)}`);
+    expect(readFileSync(out).equals(reference)).toBe(true);
+  });
+
+  it('a changed input is refused on --resume, naming the file', () => {
+    const copy = join(dir, 'changing.jsonl');
+    writeFileSync(copy, readFileSync(input));
+    const runDir = join(dir, 'run-changed');
+    const out = join(dir, 'out-changed.jsonl');
+    const args = ['filter', '-m', model, copy, '--run-dir', runDir, '-o', out, ...RUN];
+    expect(cli(args, { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
+    appendFileSync(copy, '{"text": "One more document. It was not there before."}\n');
+    const r = cli([...args, '--resume']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/inputs changed.*changing\.jsonl changed size/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a different model is refused on --resume', () => {
+    const runDir = join(dir, 'run-model');
+    const out = join(dir, 'out-model.jsonl');
+    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const other = join(dir, 'other-model.json');
+    writeFileSync(other, readFileSync(model, 'utf8').replace(/\n$/, ' \n'));
+    const r = cli(['filter', '-m', other, input, '--run-dir', runDir, '-o', out, ...RUN, '--resume']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/model file differs/);
+  });
+
+  it('a second process on the same run directory is refused while the first holds it', () => {
+    const runDir = join(dir, 'run-locked');
+    const out = join(dir, 'out-locked.jsonl');
+    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    // The killed process's lock is stale; a live holder (this test process) is not.
+    writeFileSync(join(runDir, 'lock'), `${process.pid} ${hostname()}\n`);
+    const r = cli(filterArgs(runDir, out, ['--resume']));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`in use by process ${process.pid}`));
+  });
+
+  it('a fresh filter on a directory holding a run asks for --resume; runs DIR prints the ledger', () => {
+    const runDir = join(dir, 'run-score-4');
+    const r = cli(filterArgs(runDir, join(dir, 'again.jsonl')));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/add --resume/);
+    const j = cli(['runs', runDir, '--json']);
+    expect(j.code).toBe(0);
+    const report = JSON.parse(j.stdout.toString()) as { meta: { status: string }; shards: Array<{ resumes: number; checkpoints: number }>; inputs: unknown[] };
+    expect(report.meta.status).toBe('done');
+    expect(report.shards[0]!.resumes).toBeGreaterThanOrEqual(1);
+    expect(report.shards[0]!.checkpoints).toBeGreaterThan(4);
+    expect(report.inputs).toHaveLength(1);
+    const text = cli(['runs', runDir]);
+    expect(text.stdout.toString()).toMatch(/shard\s+stage\s+status/);
+    expect(readdirSync(runDir)).toContain('ledger.sqlite');
+  });
+});
