@@ -6,11 +6,18 @@
  */
 import { b64ToI32, i32ToB64 } from '../core/b64.js';
 import { hashPair, hashString, tokenize, tokenHashes } from '../text/ngrams.js';
-import { IntTable } from './int-table.js';
 
 const BOS = hashString('<s>');
 const EOS = hashString('</s>');
 const EMPTY = 0x12345678;
+
+/** Per order k: count of each k-gram (raw at the top order, continuation below) and per context: total, distinct followers. */
+interface OrderTable {
+  gram: Map<number, number>;
+  ctxTotal: Map<number, number>;
+  ctxTypes: Map<number, number>;
+  discount: number;
+}
 
 export interface KnJSON {
   order: number;
@@ -18,28 +25,9 @@ export interface KnJSON {
   tables: { gram: string; gramCount: string; ctx: string; ctxTotal: string; ctxTypes: string; discount: number }[];
 }
 
-/** Per order k, as stored: k-gram keys with counts (raw at the top order, continuation below); context keys with total count and distinct followers. */
-interface OrderTable {
-  gram: IntTable;
-  gramCount: Int32Array;
-  ctx: IntTable;
-  ctxTotal: Int32Array;
-  ctxTypes: Int32Array;
-  discount: number;
-  json: KnJSON['tables'][number];
-}
-
-function orderTable(j: KnJSON['tables'][number]): OrderTable {
-  return { gram: new IntTable(b64ToI32(j.gram)), gramCount: b64ToI32(j.gramCount), ctx: new IntTable(b64ToI32(j.ctx)), ctxTotal: b64ToI32(j.ctxTotal), ctxTypes: b64ToI32(j.ctxTypes), discount: j.discount, json: j };
-}
-
-/** Token hashes of the sentence, padded for an LM of this order. */
-export function padded(sentence: string, order: number): Uint32Array {
-  return paddedHashes(tokenHashes(tokenize(sentence)), order);
-}
-
-/** Token hashes framed by order-1 BOS and one EOS. */
-export function paddedHashes(t: Uint32Array, order: number): Uint32Array {
+/** Hashes of the k-gram ending at position i (positions index the padded sequence), for k = 1..order, and of their contexts. */
+function padded(sentence: string, order: number): Uint32Array {
+  const t = tokenHashes(tokenize(sentence));
   const out = new Uint32Array(t.length + order);
   out.fill(BOS, 0, order - 1);
   out.set(t, order - 1);
@@ -95,29 +83,14 @@ export class KneserNeyLm {
         else if (c === 2) n2++;
       }
       const discount = n1 + n2 > 0 && n1 > 0 ? Math.min(0.95, Math.max(0.1, n1 / (n1 + 2 * n2))) : 0.75;
-      const g = [...gram.entries()].sort((a, b) => a[0] - b[0]);
-      const c = [...ctxTotal.entries()].sort((a, b) => a[0] - b[0]);
-      tables.push(
-        orderTable({
-          gram: i32ToB64(Int32Array.from(g, (e) => e[0] | 0)),
-          gramCount: i32ToB64(Int32Array.from(g, (e) => e[1])),
-          ctx: i32ToB64(Int32Array.from(c, (e) => e[0] | 0)),
-          ctxTotal: i32ToB64(Int32Array.from(c, (e) => e[1])),
-          ctxTypes: i32ToB64(Int32Array.from(c, (e) => ctxTypes.get(e[0]) ?? 0)),
-          discount,
-        }),
-      );
+      tables.push({ gram, ctxTotal, ctxTypes, discount });
     }
     return new KneserNeyLm(order, vocab.size, tables);
   }
 
   /** Cross-entropy in bits per token (including the end-of-sentence token). */
   crossEntropy(sentence: string): number {
-    return this.crossEntropyPadded(padded(sentence, this.order));
-  }
-
-  /** Same, on a sequence from paddedHashes(…, this.order): lets two LMs share one tokenization. */
-  crossEntropyPadded(seq: Uint32Array): number {
+    const seq = padded(sentence, this.order);
     let bits = 0;
     let n = 0;
     for (let i = this.order - 1; i < seq.length; i++) {
@@ -133,22 +106,51 @@ export class KneserNeyLm {
     for (let k = 1; k <= this.order; k++) {
       const t = this.tables[k - 1]!;
       const ctx = k > 1 ? gramKey(seq, i - 1, k - 1) : EMPTY;
-      const row = t.ctx.row(ctx);
-      if (row < 0) continue; // unseen context: keep the lower-order estimate
-      const total = t.ctxTotal[row] as number;
-      const g = t.gram.row(hashPair(ctx, seq[i] as number));
-      const c = g < 0 ? 0 : (t.gramCount[g] as number);
-      const types = t.ctxTypes[row] as number;
+      const total = t.ctxTotal.get(ctx);
+      if (total === undefined) continue; // unseen context: keep the lower-order estimate
+      const c = t.gram.get(gramKey(seq, i, k)) ?? 0;
+      const types = t.ctxTypes.get(ctx) ?? 0;
       p = Math.max(c - t.discount, 0) / total + ((t.discount * types) / total) * p;
     }
     return p;
   }
 
   toJSON(): KnJSON {
-    return { order: this.order, vocab: this.vocab, tables: this.tables.map((t) => t.json) };
+    return {
+      order: this.order,
+      vocab: this.vocab,
+      tables: this.tables.map((t) => {
+        const g = [...t.gram.entries()].sort((a, b) => a[0] - b[0]);
+        const c = [...t.ctxTotal.entries()].sort((a, b) => a[0] - b[0]);
+        return {
+          gram: i32ToB64(Int32Array.from(g, (e) => e[0] | 0)),
+          gramCount: i32ToB64(Int32Array.from(g, (e) => e[1])),
+          ctx: i32ToB64(Int32Array.from(c, (e) => e[0] | 0)),
+          ctxTotal: i32ToB64(Int32Array.from(c, (e) => e[1])),
+          ctxTypes: i32ToB64(Int32Array.from(c, (e) => t.ctxTypes.get(e[0]) ?? 0)),
+          discount: t.discount,
+        };
+      }),
+    };
   }
 
   static fromJSON(j: KnJSON): KneserNeyLm {
-    return new KneserNeyLm(j.order, j.vocab, j.tables.map(orderTable));
+    const tables = j.tables.map((t) => {
+      const gk = b64ToI32(t.gram);
+      const gc = b64ToI32(t.gramCount);
+      const ck = b64ToI32(t.ctx);
+      const ct = b64ToI32(t.ctxTotal);
+      const cy = b64ToI32(t.ctxTypes);
+      const gram = new Map<number, number>();
+      gk.forEach((k, i) => gram.set(k >>> 0, gc[i] as number));
+      const ctxTotal = new Map<number, number>();
+      const ctxTypes = new Map<number, number>();
+      ck.forEach((k, i) => {
+        ctxTotal.set(k >>> 0, ct[i] as number);
+        ctxTypes.set(k >>> 0, cy[i] as number);
+      });
+      return { gram, ctxTotal, ctxTypes, discount: t.discount };
+    });
+    return new KneserNeyLm(j.order, j.vocab, tables);
   }
 }

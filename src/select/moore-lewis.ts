@@ -5,18 +5,14 @@
  */
 import { Rng } from '../core/rng.js';
 import { intOpt, needGeneral, needTask } from './options.js';
-import { KneserNeyLm, paddedHashes, type KnJSON } from './kneser-ney.js';
-import { tokenHashes, tokenize } from '../text/ngrams.js';
+import { KneserNeyLm, type KnJSON } from './kneser-ney.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 class MooreLewisScorer implements SentenceScorer {
   readonly method = 'moore-lewis';
   constructor(private readonly task: KneserNeyLm, private readonly general: KneserNeyLm) {}
   async score(sentences: string[]): Promise<Float64Array> {
-    return Float64Array.from(sentences, (s) => {
-      const seq = paddedHashes(tokenHashes(tokenize(s)), this.task.order);
-      return this.task.crossEntropyPadded(seq) - this.general.crossEntropyPadded(seq);
-    });
+    return Float64Array.from(sentences, (s) => this.task.crossEntropy(s) - this.general.crossEntropy(s));
   }
   async dispose(): Promise<void> {}
 }

@@ -74,11 +74,18 @@ describe('tadpole filter (end to end, real text)', () => {
     expect(bySource.bio ?? 0).toBeGreaterThan(recs.length / 2);
   });
 
-  it('--threshold (one streaming pass) reproduces the cut when given its threshold', async () => {
-    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
-    const r = await runCli(['filter', '-m', f('model.json'), '--threshold', String(stats.threshold), f('mix.txt'), '-q']);
+  it('--threshold (one streaming pass) keeps exactly the segments scoring <= T, and reproduces the cut when no tie sits at T', async () => {
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats & { tieId: number };
+    const T = stats.threshold;
+    const r = await runCli(['filter', '-m', f('model.json'), '--threshold', String(T), f('mix.txt'), '-q', '--stats', f('thr-stats.json')]);
     expect(r.code).toBe(0);
-    expect(r.stdout.equals(readFileSync(f('kept.txt')))).toBe(true);
+    const thr = JSON.parse(readFileSync(f('thr-stats.json'), 'utf8')) as Stats;
+    const seg = await runCli(['score', '-m', f('model.json'), '--segments', '--no-text', f('mix.txt')]);
+    const scores = seg.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { score: number; segment: number }));
+    expect(thr.segments.kept).toBe(scores.filter((x) => x.score <= T).length);
+    const tiedAfterCut = scores.filter((x) => x.score === T && x.segment > stats.tieId).length;
+    if (tiedAfterCut === 0) expect(r.stdout.equals(readFileSync(f('kept.txt')))).toBe(true);
+    else expect(thr.segments.kept).toBe(stats.segments.kept + tiedAfterCut);
   });
 
   it('--weights writes every segment with a weight in (0, 1), lower score = higher weight', async () => {

@@ -24,11 +24,14 @@ export interface OnnxEmbedderOptions {
   normalize?: boolean; // L2 normalise (default true)
   threads?: number; // CPU intra-op threads
   log?: (line: string) => void; // one-line notes (e.g. CUDA fallback reason) go here
+  /** Prepare/pool batches while another runs (default: on CUDA only; see embed()). */
+  overlap?: boolean;
 }
 
 /**
- * Defaults measured with scripts/bench/embed.js (stand-in MiniLM int8, 2-core EPYC, sorted
- * batches): see BATCH_NOTE in the report. CUDA wants large batches to fill the device.
+ * CPU: the stand-in's PROVENANCE.md measured int8 MiniLM on 2 cores at 330 sent/s for batch 32
+ * and 326 for sorted batch 128; 64 sits between with half the padding risk of 128. CUDA
+ * wants large batches to fill the device (not measured here: no GPU).
  */
 export const DEFAULT_BATCH = { cpu: 64, cuda: 256 } as const;
 /** Padded tokens per batch: batch x 128 tokens, which bounds attention memory for long inputs. */
@@ -69,7 +72,7 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     private readonly session: OnnxSession,
     private readonly tokenizer: WordPieceTokenizer,
     private readonly output: OutputChoice,
-    private readonly cfg: { batchSize: number; tokenBudget: number; maxTokens: number; pooling: Pooling; normalize: boolean; inputs: Set<string> },
+    private readonly cfg: { batchSize: number; tokenBudget: number; maxTokens: number; pooling: Pooling; normalize: boolean; inputs: Set<string>; overlap: boolean },
     dims: number,
     fingerprint: EmbedderFingerprint,
   ) {
@@ -123,12 +126,19 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     const out = new Float32Array(sentences.length * dims);
     if (sentences.length === 0) return out;
     const gen = this.batches(sentences);
+    if (!this.cfg.overlap) {
+      // CPU: onnxruntime's intra-op threads split each op statically across the cores, so a
+      // busy JS thread makes one of them a straggler that the whole op waits for. JS work
+      // (tokenize, pack, pool) therefore runs between runs, never during one.
+      for (const batch of gen) this.collect(batch, await this.start(batch), out);
+      return out;
+    }
     let cur = gen.next();
     if (cur.done) return out;
     let running = this.start(cur.value);
     for (;;) {
       const batch = cur.value;
-      // Prepare the next batch while this one runs on onnxruntime's threads.
+      // GPU: prepare the next batch while this one runs, and start it before pooling this one.
       const next = gen.next();
       const result = await running;
       if (!next.done) running = this.start(next.value);
@@ -214,7 +224,7 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Onn
       normalize,
       model: basename(dir),
     };
-    return new OnnxEmbedder(session, tokenizer, output, { batchSize, tokenBudget, maxTokens, pooling, normalize, inputs }, dims, fingerprint);
+    return new OnnxEmbedder(session, tokenizer, output, { batchSize, tokenBudget, maxTokens, pooling, normalize, inputs, overlap: opts.overlap ?? onGpu }, dims, fingerprint);
   } catch (err) {
     await session.dispose();
     throw err;

@@ -120,6 +120,15 @@ describe('onnx embedder, tadpole-tiny-bert (real fp32 weights)', () => {
     expect(maxAbsDiff(row(other, e.dims, 0), row(together, e.dims, 4))).toBeLessThan(1e-4);
   });
 
+  it('the overlapped (GPU-style) batch loop gives the same vectors as the serial one', async () => {
+    const o = await createOnnxEmbedder({ modelDir: tinyBert, device: 'cpu', batchSize: 3, overlap: true, log: () => {} });
+    try {
+      expect(maxAbsDiff(await o.embed(sentences), await e.embed(sentences))).toBe(0);
+    } finally {
+      await o.dispose();
+    }
+  });
+
   it('cls pooling differs from mean pooling and un-normalised vectors are not unit length', async () => {
     const cls = await createOnnxEmbedder({ modelDir: tinyBert, device: 'cpu', pooling: 'cls', normalize: false, log: () => {} });
     try {
