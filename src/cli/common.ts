@@ -53,7 +53,7 @@ export function embedderOverridesFrom(args: ParsedArgs, io?: CliIO): Partial<Emb
     const v = t === 'n' ? num(args, flag) : str(args, flag);
     if (v !== undefined) (spec as Record<string, unknown>)[key] = v;
   }
-  if (io) spec.log = (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+  if (io) spec.log = (line: string) => io.stderr.write(line.startsWith('tadpole:') ? `${line}\n` : `tadpole: ${line}\n`);
   return spec;
 }
 

@@ -17,7 +17,7 @@ const spec: CommandSpec = {
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Read at most N general sentences (seeded reservoir sample)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
-    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: anomaly detector (knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: knn-ratio with --general, else task-knn]' },
+    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: ensemble of moore-lewis + distance with --general, else task-knn]' },
     { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
     { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },

@@ -1,20 +1,26 @@
-/** `random`: the paper's Random baseline. Score = hash(seed, sentence text, running index). */
+/**
+ * `random`: the paper's Random baseline. Score = hash(seed, sentence text): a pure function
+ * of the sentence like every other method's score, so shards, resumes and batch sizes
+ * cannot change it (a running index did: shard i would restart the count). Repeated
+ * sentences share a score, which is harmless for a baseline.
+ */
 import { fmix32, hashPair, hashString } from '../text/ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
-/** Uniform in [0, 1) from (seed, text, index): the same position gets the same score however the stream is batched. */
-export function randomScore(seed: number, text: string, index: number): number {
-  const h = hashPair(hashPair(fmix32(seed >>> 0), hashString(text)), fmix32((index >>> 0) ^ Math.floor(index / 4294967296)));
-  return h / 4294967296;
+/** Uniform in [0, 1) from (seed, text). */
+export function randomScore(seed: number, text: string): number {
+  // Two independent 32-bit hashes: 52 bits of score, so distinct sentences practically never tie.
+  const a = hashPair(fmix32(seed >>> 0), hashString(text));
+  const b = hashPair(fmix32((seed ^ 0x9e3779b9) >>> 0), hashString(text));
+  return (a * 2 ** 20 + (b >>> 12)) / 2 ** 52;
 }
 
 class RandomScorer implements SentenceScorer {
   readonly method = 'random';
-  private index = 0;
   constructor(private readonly seed: number) {}
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) out[i] = randomScore(this.seed, sentences[i] as string, this.index++);
+    for (let i = 0; i < sentences.length; i++) out[i] = randomScore(this.seed, sentences[i] as string);
     return out;
   }
   async dispose(): Promise<void> {}

@@ -1,0 +1,30 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+import { chemprotSentences, realMix } from './helpers/corpora.js';
+import { tempDir } from './helpers/cli.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+describe('library API (the README example)', () => {
+  it('fit + runFilter through the public entry point keeps the exact share', async () => {
+    const mix = realMix(30);
+    const corpus = join(tmp.dir, 'corpus.jsonl');
+    writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
+    const general = await api.readSentences([corpus], { ...reader, limit: 2000, seed: 0 });
+    const model = await api.fitModel({ method: 'tadpole', task: chemprotSentences(600), general, seed: 0, options: {} });
+    const out = join(tmp.dir, 'kept.jsonl');
+    const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
+    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(7.5);
+    const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
+    expect(kept.filter((k) => k.source === 'bio').length).toBeGreaterThan(kept.length / 2);
+  });
+
+  it('exports every method and detector by name', () => {
+    expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
+    expect(api.DETECTOR_NAMES).toEqual(expect.arrayContaining(['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm']));
+  });
+});
