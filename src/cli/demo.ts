@@ -109,10 +109,14 @@ export const command: Command = {
     const keptAll = Object.values(kept).reduce((a, b) => a + b, 0);
     const allAll = Object.values(total).reduce((a, b) => a + b, 0);
     io.stdout.write(`Task: ChemProt (biomedical). Kept ${stats.sentences.kept} of ${stats.sentences.total} sentences (${((100 * stats.sentences.kept) / stats.sentences.total).toFixed(1)}%) in ${stats.seconds.total.toFixed(1)} s.\n\n`);
-    io.stdout.write(`${'source'.padEnd(10)}${'in corpus'.padStart(12)}${'of kept'.padStart(12)}\n`);
+    io.stdout.write(`${'source'.padEnd(10)}${'in corpus'.padStart(12)}${'of kept'.padStart(12)}${'of source kept'.padStart(17)}\n`);
     for (const [label] of SOURCES) {
-      io.stdout.write(`${label.padEnd(10)}${((100 * (total[label] ?? 0)) / allAll).toFixed(1).padStart(11)}%${((100 * (kept[label] ?? 0)) / Math.max(1, keptAll)).toFixed(1).padStart(11)}%\n`);
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      const k = kept[label] ?? 0;
+      const t = total[label] ?? 0;
+      io.stdout.write(`${label.padEnd(10)}${pct(t / allAll).padStart(12)}${pct(k / Math.max(1, keptAll)).padStart(12)}${pct(k / Math.max(1, t)).padStart(17)}\n`);
     }
+    io.stdout.write(`\n(The task is biomedical: with ${(100 * keep).toFixed(0)}% kept and bio ${(100 * (total.bio ?? 0) / allAll).toFixed(1)}% of the corpus, a perfect filter keeps all of bio and fills the rest with the next most similar text.)\n`);
     io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\n`);
     return 0;
   },
