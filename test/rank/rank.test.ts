@@ -88,3 +88,23 @@ describe('rank on real text: ChemProt vs news + fiction, hash embedder', () => {
     for (const d of r.detectors) expect(d.auroc, d.name).toBeGreaterThan(0.65);
   }, 60_000);
 });
+
+describe('rank on real text with a real (small) BERT: the paper Table 1 setting', () => {
+  it('every detector, the forests included, separates ChemProt from news + fiction well above chance, deterministically', async () => {
+    const { createEmbedder } = await import('../../src/embed/factory.js');
+    const emb = await createEmbedder({ kind: 'onnx', modelDir: sharedPath('models', 'tadpole-tiny-bert'), device: 'cpu' });
+    try {
+      const task = chemprotSentences(900);
+      const reader = { format: 'jsonl' as const, textField: 'text', docPerLine: false, strict: false };
+      const general = await readSentences([sharedPath('corpora', 'news-bbc', 'docs.jsonl.gz'), sharedPath('corpora', 'fiction-gutenberg', 'docs.jsonl.gz')], { ...reader, limit: 400, seed: 1 });
+      const taskX = await emb.embed(task);
+      const generalX = await emb.embed(general);
+      const opts = { taskX, nTask: task.length, generalX, nGeneral: general.length, dims: emb.dims, detectors: ['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm'], seed: 0 };
+      const r = rankDetectors(opts);
+      for (const d of r.detectors) expect(d.auroc, d.name).toBeGreaterThan(0.9);
+      expect(metrics(rankDetectors(opts))).toEqual(metrics(r));
+    } finally {
+      await emb.dispose();
+    }
+  }, 120_000);
+});
