@@ -78,6 +78,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
       scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();
       await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });

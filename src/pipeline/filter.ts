@@ -19,7 +19,7 @@ import { Progress } from './progress.js';
 import { RunWriter } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
+import { scoreBatches, sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
@@ -110,16 +110,32 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const counters = new ReadCounters();
   try {
     if (opts.threshold !== undefined) {
+      if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus: it cannot stream with --threshold`);
       await streamingPass(opts, scorer, counters, stats, opts.threshold);
     } else {
       const spillPath = join(work, 'segments.spill');
       const spoolPath = join(work, 'stdin.spool');
       const usesStdin = opts.inputs.includes(STDIN);
-      const spool = usesStdin ? createWriteStream(spoolPath) : undefined;
+      let spool = usesStdin ? createWriteStream(spoolPath) : undefined;
       const before = fingerprintInputs(opts.inputs);
       const t1 = performance.now();
-      const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, spool);
-      if (spool) await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
+      let pass1Inputs = opts.inputs;
+      if (scorer.prepare) {
+        // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
+        // spooled by this extra pass, and pass 1 then reads the spool.
+        await scorer.prepare(sentencesOf(splitBatches(reading(opts, opts.inputs, new ReadCounters(), spool), opts.batchSentences)));
+        if (spool) {
+          const s = spool;
+          await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
+          spool = undefined;
+          pass1Inputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+        }
+      }
+      const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, spool, pass1Inputs);
+      if (spool) {
+        const s = spool;
+        await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
+      }
       const t2 = performance.now();
       stats.seconds.pass1 = (t2 - t1) / 1000;
       stats.sentenceScores = { mean: moments.mean, std: moments.std };
@@ -160,14 +176,14 @@ function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, 
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, spillPath: string, spool?: ReturnType<typeof createWriteStream>) {
+async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, spillPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
   const spill = new SpillWriter(spillPath);
   const sketch = new ScoreSketch();
   const moments = new Moments();
   const progress = new Progress('score', opts.inputs, opts.progress);
   let nextId = 0;
   try {
-    const batches = scoreBatches(splitBatches(reading(opts, opts.inputs, counters, spool), opts.batchSentences), scorer);
+    const batches = scoreBatches(splitBatches(reading(opts, inputs, counters, spool), opts.batchSentences), scorer);
     for await (const b of batches) {
       for (let i = 0; i < b.scores.length; i++) {
         const s = b.scores[i]!;

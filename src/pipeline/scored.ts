@@ -38,6 +38,11 @@ export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = D
   if (cur.docs.length > 0) yield cur;
 }
 
+/** Sentences of split batches, for a scorer's `prepare` pass. */
+export async function* sentencesOf(batches: AsyncIterable<SplitBatch>): AsyncGenerator<string[]> {
+  for await (const b of batches) if (b.sentences.length > 0) yield b.sentences;
+}
+
 /**
  * Scores batches with one batch in flight ahead: reading and splitting batch i+1
  * overlaps the scorer's work on batch i (the ONNX runtime runs on its own threads).

@@ -66,6 +66,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
       scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
       return await scoreShard({
         ...stageOpts(opts),
         id: opts.id,

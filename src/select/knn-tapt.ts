@@ -6,7 +6,9 @@
  *   sentence (flat cosine search), streaming the corpus in chunks with a bounded top-k heap
  *   per task sentence (memory k * |task| entries, independent of the corpus size).
  */
-import { intOpt, needTask } from './options.js';
+import { TadpoleError } from '../core/errors.js';
+import { b64ToF32, f32ToB64 } from '../core/b64.js';
+import { intOpt, needTask, strOpt } from './options.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
 import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -27,25 +29,70 @@ class KnnTaptScorer implements SentenceScorer {
   }
 }
 
+/**
+ * The paper's own form as a scorer: `prepare` streams the corpus once and selects the k
+ * nearest corpus sentences of every task sentence (knnTaptSelect); `score` then sees the
+ * same sentences in the same order. Score = -(similarity to the nearest task sentence),
+ * minus 2 for the selected ones, so the selection is kept first (as the paper keeps
+ * exactly that set) and the rest of the requested share goes to the most similar.
+ */
+class PaperKnnTaptScorer implements SentenceScorer {
+  readonly method = 'knn-tapt';
+  private selected: Set<number> | undefined;
+  private next = 0;
+  constructor(private readonly rep: Representation, private readonly taskX: Float32Array, private readonly index: VectorIndex, private readonly k: number) {}
+
+  async prepare(corpus: AsyncIterable<string[]>): Promise<void> {
+    const rep = this.rep;
+    async function* chunks() {
+      let firstId = 0;
+      for await (const batch of corpus) {
+        yield { X: await rep.embed(batch), n: batch.length, firstId };
+        firstId += batch.length;
+      }
+    }
+    this.selected = await knnTaptSelect(this.taskX, this.rep.dims, chunks(), this.k);
+    this.next = 0;
+  }
+
+  async score(sentences: string[]): Promise<Float64Array> {
+    if (!this.selected) throw new TadpoleError('TADPOLE_USAGE', 'knn-tapt form=paper selects against the whole corpus: use tadpole filter, score or eval on files');
+    const X = await this.rep.embed(sentences);
+    const sim = meanTopKSimilarity(this.index, X, sentences.length, 1);
+    const out = new Float64Array(sentences.length);
+    for (let i = 0; i < sentences.length; i++) out[i] = -(sim[i] as number) - (this.selected.has(this.next++) ? 2 : 0);
+    return out;
+  }
+
+  async dispose(): Promise<void> {
+    this.index.dispose();
+  }
+}
+
 export const knnTaptSelector: SelectorFactory = {
   method: 'knn-tapt',
-  summary: 'cosine similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020)',
+  summary: 'cosine similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020); form=paper: the k nearest corpus sentences of each task sentence',
   needsEmbedder: false,
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'knn-tapt');
     const k = intOpt(ctx.options, 'k', 1);
+    const form = strOpt(ctx.options, 'form', 'similarity', ['similarity', 'paper']);
     const kind = parseRepresentation(ctx.options.representation);
     const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(ctx.options, 'dims', 64), seed: ctx.seed });
     const X = await rep.embed(ctx.task);
     const ix = buildTaskIndex(X, ctx.task.length, rep.dims, ctx.seed);
     const stored = storeIndex(ix);
     ix.dispose();
-    return { method: 'knn-tapt', params: { k, representation: rep.kind }, state: { representation: rep.toJSON(), index: stored } };
+    const state: Record<string, unknown> = { representation: rep.toJSON(), index: stored };
+    // The paper's form needs the task rows themselves for its exact flat search.
+    if (form === 'paper') state.taskX = f32ToB64(X);
+    return { method: 'knn-tapt', params: { k, form, representation: rep.kind }, state };
   },
   async load(json, ctx): Promise<SentenceScorer> {
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
     const k = intOpt(ctx.options, 'k', Number(json.params.k ?? 1));
+    if (json.params.form === 'paper') return new PaperKnnTaptScorer(rep, b64ToF32(String(json.state.taskX)), restoreIndex(json.state.index as StoredIndex), k);
     return new KnnTaptScorer(rep, restoreIndex(json.state.index as StoredIndex), k);
   },
 };

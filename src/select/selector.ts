@@ -11,6 +11,13 @@ export interface SelectorJSON {
 export interface SentenceScorer {
   readonly method: string;
   score(sentences: string[]): Promise<Float64Array>;
+  /**
+   * Methods that select against the whole corpus (the paper's kNN-TAPT: the k nearest corpus
+   * sentences of each task sentence) see every sentence once, in input order, before
+   * `score` is called on the same sentences in the same order. Such methods need one
+   * process over the whole corpus (no shards, no --threshold streaming).
+   */
+  prepare?(corpus: AsyncIterable<string[]>): Promise<void>;
   dispose(): Promise<void>;
 }
 

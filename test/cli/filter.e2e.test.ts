@@ -147,6 +147,19 @@ describe('tadpole filter (end to end, real text)', () => {
     expect((await runCli(['filter', '--bogus'])).code).toBe(2);
   });
 
+  it('knn-tapt in the paper\'s form selects against the whole corpus: exact share, stdin equals files, no --threshold or shards', async () => {
+    const fit = await runCli(['fit', '--method', 'knn-tapt', '--option', 'form=paper', '--k', '2', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('knn-paper.json')]);
+    expect(fit.code).toBe(0);
+    const a = await runCli(['filter', '-m', f('knn-paper.json'), f('mix.txt'), '-q', '--stats', f('knn-stats.json')]);
+    expect(a.code).toBe(0);
+    const stats = JSON.parse(readFileSync(f('knn-stats.json'), 'utf8')) as Stats;
+    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(15);
+    const b = await runCli(['filter', '-m', f('knn-paper.json'), '-q'], { input: mixText });
+    expect(b.stdout.equals(a.stdout)).toBe(true);
+    expect((await runCli(['filter', '-m', f('knn-paper.json'), '--threshold', '0', f('mix.txt')])).code).toBe(2);
+    expect((await runCli(['score', '-m', f('knn-paper.json'), '--run-dir', f('knn-run'), '--shard', '0/2', f('mix.txt')])).code).toBe(2);
+  });
+
   it('every command has --help', async () => {
     for (const cmd of ['fit', 'filter', 'score', 'split']) {
       const r = await runCli([cmd, '--help']);
