@@ -2,9 +2,10 @@
  * Where the embedding selectors get vectors: the pipeline's Embedder (a pretrained BERT),
  * or an LSA projection fitted here and stored in the selector JSON.
  *
- * 'auto' picks the embedder unless it is the weight-free hash embedder (or absent): on the
- * Figure-5 mix hashed features gave chance-level selection (41% Bio, issue 5), the fitted
- * LSA far more (scripts/research/README.md: distance on LSA 74.9% Bio vs 38% random).
+ * 'auto' uses the embedder the user named (`--embedder`), and otherwise fits an LSA: with
+ * no BERT model that is the better default (on the Figure-5 mix hashed features gave
+ * chance-level selection, 41% Bio, while distance on the LSA kept 74.9%;
+ * scripts/research/README.md), but an explicitly named embedder is never swapped out.
  */
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -36,7 +37,7 @@ function useEmbedder(kind: RepresentationKind, embedder: Embedder | undefined): 
     if (!embedder) throw new TadpoleError('TADPOLE_USAGE', 'representation "embedder" needs an embedder (--embedder onnx --model-dir DIR)');
     return true;
   }
-  return kind === 'auto' && embedder !== undefined && embedder.fingerprint.kind !== 'hash';
+  return kind === 'auto' && embedder !== undefined;
 }
 
 class EmbedderRepresentation implements Representation {
