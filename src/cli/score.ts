@@ -3,7 +3,7 @@ import { readDocuments, ReadCounters } from '../io/documents.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
 import { openScorer } from '../model/open.js';
-import { scoreBatches, sentencesOf, splitBatches } from '../pipeline/scored.js';
+import { prepareOnFiles, scoreBatches, splitBatches } from '../pipeline/scored.js';
 import { segmentsOf } from '../pipeline/segments.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -58,10 +58,7 @@ export const command: Command = {
     const size = num(args, 'segment') ?? 15;
     const scorer = await openScorer(model, embedderOverridesFrom(args, io));
     try {
-      if (scorer.prepare) {
-        if (inputsFrom(args).includes('-')) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
-        await scorer.prepare(sentencesOf(splitBatches(readDocuments(inputsFrom(args), reader))));
-      }
+      await prepareOnFiles(scorer, inputsFrom(args), reader);
       const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
       let nextId = 0;
       for await (const b of scoreBatches(splitBatches(docs), scorer)) {

@@ -8,6 +8,8 @@ import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
+import { refuseCorpusWide } from './scored.js';
+import { checkFilterOptions } from './checks.js';
 import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
@@ -50,9 +52,7 @@ export interface RunDirFilterOptions {
  */
 export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterStats & { closedEarly: boolean }> {
   const t0 = performance.now();
-  if (!(opts.keep >= 0 && opts.keep <= 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be between 0 and 1, got ${opts.keep}`);
-  if (!(Number.isInteger(opts.segment) && opts.segment >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--segment must be a positive integer, got ${opts.segment}`);
-  if (opts.inputs.filter((i) => i === STDIN).length > 1) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can be given only once');
+  checkFilterOptions(opts);
   mkdirSync(opts.runDir, { recursive: true });
   const paths = runPaths(opts.runDir);
   const lock = RunLock.acquire(paths.lock, `run directory ${opts.runDir}`);
@@ -78,7 +78,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
       scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
-      if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
+      refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();
       await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });

@@ -15,8 +15,9 @@ import { openScorer } from '../model/open.js';
 import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
+import { checkFilterOptions } from './checks.js';
 import { Progress } from './progress.js';
-import { RunWriter } from './runs.js';
+import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { scoreBatches, sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
@@ -83,9 +84,7 @@ class Moments {
 
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
-  if (!(opts.keep >= 0 && opts.keep <= 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be between 0 and 1, got ${opts.keep}`);
-  if (!(Number.isInteger(opts.segment) && opts.segment >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--segment must be a positive integer, got ${opts.segment}`);
-  if (opts.inputs.filter((i) => i === STDIN).length > 1) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can be given only once');
+  checkFilterOptions(opts);
   const scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
   const tOpen = performance.now();
   const ownWork = opts.workDir === undefined;
@@ -257,30 +256,8 @@ function changed(doc: Doc, why: string): TadpoleError {
 async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const writer = new RunWriter(opts.sink, opts.reader);
   await forEachSegmentedDoc(opts, inputs, spillPath, stats, async (doc, spans, bounds, scores, firstId, sw, bw) => {
-    let runFirst = -1;
-    let any = false;
-    const n = scores.length;
-    for (let s = 0; s <= n; s++) {
-      const kept = s < n && isKept(cut, scores[s]!, firstId + s);
-      stats.segments.total += s < n ? 1 : 0;
-      if (s < n) {
-        stats.sentences.total += sw[s]!;
-        stats.bytes.total += bw[s]!;
-      }
-      if (kept) {
-        stats.segments.kept++;
-        stats.sentences.kept += sw[s]!;
-        stats.bytes.kept += bw[s]!;
-        if (runFirst < 0) runFirst = s;
-        any = true;
-      } else if (runFirst >= 0) {
-        const firstSentence = bounds[2 * runFirst]!;
-        const lastSentence = bounds[2 * (s - 1)]! + bounds[2 * (s - 1) + 1]! - 1;
-        await writer.write({ doc, start: spans[2 * firstSentence]!, end: spans[2 * lastSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
-        runFirst = -1;
-      }
-    }
-    if (any) stats.documents.withKept++;
+    const kept = Uint8Array.from(scores, (score, s) => (isKept(cut, score, firstId + s) ? 1 : 0));
+    await writeKeptRuns(writer, doc, spans, bounds, kept, sw, bw, stats);
   });
 }
 
@@ -336,34 +313,12 @@ async function writeScoredBatch(b: ScoredBatch, opts: FilterOptions, writer: Run
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
     const doc = b.docs[d]!;
-    const spans = b.spans[d]!;
     stats.documents.total++;
-    let runFirst = -1;
-    let runStartSentence = 0;
-    let lastEndSentence = 0;
-    let any = false;
-    let s = 0;
-    for (; k < segs.length && segs[k]!.doc === doc.ordinal; k++, s++) {
-      const seg = segs[k]!;
-      stats.segments.total++;
-      stats.sentences.total += seg.sentences;
-      stats.bytes.total += seg.bytes;
-      if (isKept(cut, seg.score, seg.id)) {
-        stats.segments.kept++;
-        stats.sentences.kept += seg.sentences;
-        stats.bytes.kept += seg.bytes;
-        any = true;
-        if (runFirst < 0) {
-          runFirst = s;
-          runStartSentence = seg.firstSentence;
-        }
-        lastEndSentence = seg.firstSentence + seg.sentences - 1;
-      } else if (runFirst >= 0) {
-        await writer.write({ doc, start: spans[2 * runStartSentence]!, end: spans[2 * lastEndSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
-        runFirst = -1;
-      }
-    }
-    if (runFirst >= 0) await writer.write({ doc, start: spans[2 * runStartSentence]!, end: spans[2 * lastEndSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
-    if (any) stats.documents.withKept++;
+    const first = k;
+    while (k < segs.length && segs[k]!.doc === doc.ordinal) k++;
+    const mine = segs.slice(first, k);
+    const bounds = mine.flatMap((g) => [g.firstSentence, g.sentences]);
+    const kept = Uint8Array.from(mine, (g) => (isKept(cut, g.score, g.id) ? 1 : 0));
+    await writeKeptRuns(writer, doc, b.spans[d]!, bounds, kept, mine.map((g) => g.sentences), mine.map((g) => g.bytes), stats);
   }
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { checkKeep } from './checks.js';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
@@ -45,7 +46,7 @@ export function missingShards(runDir: string, of: number): number[] {
  */
 export function cutRun(runDir: string, of: number, keep: number, keepBy: KeepBy, crashAt?: string): RunCut {
   const t0 = performance.now();
-  if (!(keep >= 0 && keep <= 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be between 0 and 1, got ${keep}`);
+  checkKeep(keep);
   const missing = missingShards(runDir, of);
   if (missing.length > 0) {
     const list = missing.length > 10 ? `${missing.slice(0, 10).join(', ')}, ... (${missing.length} in all)` : missing.join(', ');

@@ -45,3 +45,54 @@ export class RunWriter {
     this.first = false;
   }
 }
+
+/** The counts a pass that writes kept text keeps (the `--stats` blocks). */
+export interface KeepTally {
+  documents: { total: number; withKept: number };
+  segments: { total: number; kept: number };
+  sentences: { total: number; kept: number };
+  bytes: { total: number; kept: number };
+}
+
+/**
+ * Writes one document's maximal runs of consecutive kept segments, each as one input span,
+ * and tallies segments, sentences and bytes. `bounds` is flat [firstSentence, count] per
+ * segment; kept[s], sentences[s] and bytes[s] describe segment s. documents.total is the
+ * caller's to count (not every caller reaches here for every document).
+ */
+export async function writeKeptRuns(
+  writer: RunWriter,
+  doc: Doc,
+  spans: number[],
+  bounds: number[],
+  kept: Uint8Array,
+  sentences: ArrayLike<number>,
+  bytes: ArrayLike<number>,
+  tally: KeepTally,
+): Promise<void> {
+  const n = kept.length;
+  let runFirst = -1;
+  let any = false;
+  for (let s = 0; s <= n; s++) {
+    if (s < n) {
+      tally.segments.total++;
+      tally.sentences.total += sentences[s]!;
+      tally.bytes.total += bytes[s]!;
+      if (kept[s]) {
+        tally.segments.kept++;
+        tally.sentences.kept += sentences[s]!;
+        tally.bytes.kept += bytes[s]!;
+        any = true;
+        if (runFirst < 0) runFirst = s;
+        continue;
+      }
+    }
+    if (runFirst >= 0) {
+      const firstSentence = bounds[2 * runFirst]!;
+      const lastSentence = bounds[2 * (s - 1)]! + bounds[2 * (s - 1) + 1]! - 1;
+      await writer.write({ doc, start: spans[2 * firstSentence]!, end: spans[2 * lastSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
+      runFirst = -1;
+    }
+  }
+  if (any) tally.documents.withKept++;
+}

@@ -1,4 +1,5 @@
-import type { Doc } from '../io/documents.js';
+import { TadpoleError } from '../core/errors.js';
+import { readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
 
@@ -41,6 +42,21 @@ export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = D
 /** Sentences of split batches, for a scorer's `prepare` pass. */
 export async function* sentencesOf(batches: AsyncIterable<SplitBatch>): AsyncGenerator<string[]> {
   for await (const b of batches) if (b.sentences.length > 0) yield b.sentences;
+}
+
+/**
+ * Runs a corpus-wide scorer's `prepare` pass over input FILES (no-op for other scorers).
+ * Callers that can spool stdin (filter) do their own pass instead.
+ */
+export async function prepareOnFiles(scorer: SentenceScorer, inputs: string[], reader: ReaderOptions): Promise<void> {
+  if (!scorer.prepare) return;
+  if (inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
+  await scorer.prepare(sentencesOf(splitBatches(readDocuments(inputs, reader))));
+}
+
+/** Run directories and shards score parts of the corpus in separate processes: a corpus-wide scorer cannot. */
+export function refuseCorpusWide(scorer: SentenceScorer): void {
+  if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
 }
 
 /**

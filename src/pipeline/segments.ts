@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
-import { TadpoleError } from '../core/errors.js';
 import { readDocuments, type ReadCounters, type ReaderOptions } from '../io/documents.js';
 import { segmentBounds, type SegmentRecord } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { scoreBatches, sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
+import { prepareOnFiles, scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
 
 /** Segment records of one scored batch, ids continuing from `nextId`. */
 export function segmentsOf(b: ScoredBatch, size: number, nextId: number): SegmentRecord[] {
@@ -38,10 +37,7 @@ export interface SegmentScoresOptions {
 /** Library entry for evaluation: every segment's record, in input order, streaming. */
 export async function* segmentScores(opts: SegmentScoresOptions): AsyncGenerator<SegmentRecord[]> {
   let nextId = 0;
-  if (opts.scorer.prepare) {
-    if (opts.inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', `${opts.scorer.method}: this form reads the corpus twice; give files, not stdin`);
-    await opts.scorer.prepare(sentencesOf(splitBatches(readDocuments(opts.inputs, opts.reader))));
-  }
+  await prepareOnFiles(opts.scorer, opts.inputs, opts.reader);
   const docs = readDocuments(opts.inputs, opts.reader, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.counters ? { counters: opts.counters } : {}) });
   for await (const b of scoreBatches(splitBatches(docs), opts.scorer)) {
     const segs = segmentsOf(b, opts.segment, nextId);

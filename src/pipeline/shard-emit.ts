@@ -14,7 +14,7 @@ import type { Ledger } from '../store/ledger.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from './progress.js';
-import { RunWriter } from './runs.js';
+import { RunWriter, writeKeptRuns } from './runs.js';
 import { DEFAULT_CHECKPOINT_SECONDS, type ReadPosition } from './shard-score.js';
 
 export interface EmitStats {
@@ -134,36 +134,20 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
         const spans = splitSentences(doc.text);
         const bounds = segmentBounds(spans.length / 2, opts.segment);
         const n = bounds.length / 2;
-        let runFirst = -1;
-        let any = false;
-        for (let s = 0; s <= n; s++) {
-          let kept = false;
-          if (s < n) {
-            const rec = spill.next();
-            if (!rec) throw changed(doc, 'more segments than pass 1 scored');
-            if (rec.sentences !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
-            kept = isKept(opts.cut, rec.score, off.firstId + consumed);
-            consumed++;
-            stats.segments.total++;
-            stats.sentences.total += rec.sentences;
-            stats.bytes.total += rec.bytes;
-            if (kept) {
-              stats.segments.kept++;
-              stats.sentences.kept += rec.sentences;
-              stats.bytes.kept += rec.bytes;
-              if (runFirst < 0) runFirst = s;
-              any = true;
-            }
-          }
-          if (!kept && runFirst >= 0) {
-            const firstSentence = bounds[2 * runFirst]!;
-            const lastSentence = bounds[2 * (s - 1)]! + bounds[2 * (s - 1) + 1]! - 1;
-            await writer.write({ doc, start: spans[2 * firstSentence]!, end: spans[2 * lastSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
-            runFirst = -1;
-          }
+        const kept = new Uint8Array(n);
+        const sw = new Uint32Array(n);
+        const bw = new Uint32Array(n);
+        for (let s = 0; s < n; s++) {
+          const rec = spill.next();
+          if (!rec) throw changed(doc, 'more segments than pass 1 scored');
+          if (rec.sentences !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
+          kept[s] = isKept(opts.cut, rec.score, off.firstId + consumed) ? 1 : 0;
+          sw[s] = rec.sentences;
+          bw[s] = rec.bytes;
+          consumed++;
         }
+        await writeKeptRuns(writer, doc, spans, bounds, kept, sw, bw, stats);
         stats.documents.total++;
-        if (any) stats.documents.withKept++;
         docs++;
         position = { input: doc.input, offset: doc.nextOffset, line: doc.nextLine ?? 1 };
       }

@@ -7,6 +7,7 @@ import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
+import { refuseCorpusWide } from './scored.js';
 import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { RunLock } from '../shard/lock.js';
 import { planShard } from '../shard/plan.js';
@@ -66,7 +67,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
       scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
-      if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
+      refuseCorpusWide(scorer);
       return await scoreShard({
         ...stageOpts(opts),
         id: opts.id,

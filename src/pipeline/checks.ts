@@ -1,0 +1,14 @@
+import { TadpoleError } from '../core/errors.js';
+import { STDIN } from '../io/input.js';
+
+/** --keep is a share of the corpus. */
+export function checkKeep(keep: number): void {
+  if (!(keep >= 0 && keep <= 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be between 0 and 1, got ${keep}`);
+}
+
+/** What every filter run (in-process, run directory) checks before it reads anything. */
+export function checkFilterOptions(opts: { keep: number; segment: number; inputs: string[] }): void {
+  checkKeep(opts.keep);
+  if (!(Number.isInteger(opts.segment) && opts.segment >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--segment must be a positive integer, got ${opts.segment}`);
+  if (opts.inputs.filter((i) => i === STDIN).length > 1) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can be given only once');
+}
