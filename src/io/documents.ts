@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { displayName, isGzipFile, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
@@ -101,8 +101,6 @@ export interface ReadOptions {
   only?: Set<number>;
   /** Attach the counters after each document to it (Doc.counts), for checkpoints. */
   trackCounts?: boolean;
-  onBadLine?: (file: string, line: number, why: string) => void;
-  warnStream?: Writable;
 }
 
 const NL = 0x0a;

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, createWriteStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
@@ -119,8 +119,4 @@ function writeAll(out: WriteStream, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     out.write(chunk, (err) => (err ? reject(new TadpoleError('TADPOLE_IO', `cannot write stdin spool: ${err.message}`, { cause: err })) : resolve()));
   });
-}
-
-export function createSpool(path: string): WriteStream {
-  return createWriteStream(path);
 }
