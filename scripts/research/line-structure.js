@@ -7,10 +7,12 @@
 // a 5,000-sentence general sample drawn from the mix, scores every sentence, averages
 // 15-sentence segments of one document (as `tadpole filter`), keeps the lowest-scoring 20%
 // of the BYTES and prints the share of kept characters that came from the in-domain source.
-// The same mix is segmented three ways:
-//   split   - splitSentences (what `tadpole split` gives),
-//   lines   - splitSentences, then cut at every line break too (the issue's comparison),
-//   plain   - splitSentences with `lineBreaks: 'always'` off and only the new rules (see below).
+// The same mix is segmented several ways (SPLITS=a,b,...; default all):
+//   whole   - whole sentences (the splitter before issue 10: maxWrappedLength Infinity),
+//   split   - splitSentences as it is now (what `tadpole split` and filter use),
+//   lines   - whole sentences, then cut at every line break too (the issue's comparison),
+//   capN    - whole sentences longer than N characters cut at their line breaks,
+//   packN   - the same, but lines packed into pieces of at most N characters.
 //
 // usage: npx tsc -p tsconfig.json && node scripts/research/line-structure.js [METHOD...]
 // env: MIX_BYTES (default 1.5e6 per mix), SEED (default 42), MIXES (comma list)
@@ -41,13 +43,36 @@ async function readDocs(rel, { where, chunkParagraphs, wrap } = {}) {
     if (typeof rec.text !== 'string' || !rec.text.trim()) continue;
     if (where && !where(rec)) continue;
     let texts = [rec.text];
-    if (chunkParagraphs) {
-      const paras = rec.text.split(/\n[ \t]*\n/);
-      texts = [];
-      for (let i = 0; i < paras.length; i += chunkParagraphs) texts.push(paras.slice(i, i + chunkParagraphs).join('\n\n'));
-    }
-    for (const t of texts) out.push(wrap ? hardWrap(t, wrap) : t);
+    if (chunkParagraphs) texts = chunks(rec.text, chunkParagraphs);
+    // Chunks of one book keep the book's id: the task never shares a book with the mix.
+    for (const t of texts) out.push(Object.assign(new String(wrap ? hardWrap(t, wrap) : t), { group: String(rec.id ?? out.length) }));
   }
+  return out;
+}
+
+/**
+ * Books and speeches become documents of `paragraphs` paragraphs, and at most CHUNK_CHARS
+ * characters (cut at a line break): verse has no blank lines, and a whole book as one
+ * document would be most of a mix.
+ */
+const CHUNK_CHARS = 6000;
+function chunks(text, paragraphs) {
+  const out = [];
+  let cur = [];
+  let len = 0;
+  let paras = 0;
+  for (const line of text.split('\n')) {
+    cur.push(line);
+    len += line.length + 1;
+    if (!line.trim()) paras++;
+    if (paras >= paragraphs || len >= CHUNK_CHARS) {
+      if (cur.join('').trim()) out.push(cur.join('\n'));
+      cur = [];
+      len = 0;
+      paras = 0;
+    }
+  }
+  if (cur.join('').trim()) out.push(cur.join('\n'));
   return out;
 }
 
@@ -136,15 +161,19 @@ function atLineBreaks(text, spans) {
   return out;
 }
 
+/** Sentences before the long-sentence cap (the splitter of issue 10's measurements). */
+const whole = (t) => splitSentences(t, { maxWrappedLength: Infinity });
+
 export const SPLITS = {
+  whole,
   split: (t) => splitSentences(t),
-  lines: (t) => atLineBreaks(t, splitSentences(t)),
-  cap300: (t) => capAtLineBreaks(t, splitSentences(t), 300),
-  cap150: (t) => capAtLineBreaks(t, splitSentences(t), 150),
-  cap200: (t) => capAtLineBreaks(t, splitSentences(t), 200),
-  cap400: (t) => capAtLineBreaks(t, splitSentences(t), 400),
-  pack200: (t) => packLines(t, splitSentences(t), 200),
-  pack300: (t) => packLines(t, splitSentences(t), 300),
+  lines: (t) => atLineBreaks(t, whole(t)),
+  cap300: (t) => capAtLineBreaks(t, whole(t), 300),
+  cap150: (t) => capAtLineBreaks(t, whole(t), 150),
+  cap200: (t) => capAtLineBreaks(t, whole(t), 200),
+  cap400: (t) => capAtLineBreaks(t, whole(t), 400),
+  pack200: (t) => packLines(t, whole(t), 200),
+  pack300: (t) => packLines(t, whole(t), 300),
 };
 
 /** Spans longer than `max` are cut at line breaks into runs of whole lines of at most `max` characters. */
@@ -176,14 +205,22 @@ function capAtLineBreaks(text, spans, max) {
 async function build(name) {
   const rng = new Rng(SEED);
   const src = await MIXES[name]();
-  const inDocs = shuffle(src.in.slice(), rng);
-  const nTask = Math.max(5, Math.floor(inDocs.length * 0.25));
-  const task = inDocs.slice(0, nTask);
+  // A quarter of the in-domain documents, whole groups (books) at a time, is the task.
+  const groups = shuffle([...new Set(src.in.map((d) => d.group))], rng);
+  const taskGroups = new Set();
+  let nTask = 0;
+  for (const g of groups) {
+    if (nTask >= src.in.length * 0.25) break;
+    taskGroups.add(g);
+    nTask += src.in.filter((d) => d.group === g).length;
+  }
+  const task = src.in.filter((d) => taskGroups.has(d.group)).map(String);
+  const inDocs = shuffle(src.in.filter((d) => !taskGroups.has(d.group)), rng);
   const labels = ['in', ...Object.keys(src.out)];
   const pools = [inDocs.slice(nTask), ...Object.values(src.out).map((d) => shuffle(d.slice(), rng))];
   const outShare = (1 - IN_SHARE) / (labels.length - 1);
   const docs = [];
-  pools.forEach((pool, l) => { for (const t of take(pool, MIX_BYTES * (l === 0 ? IN_SHARE : outShare))) docs.push({ t, l }); });
+  pools.forEach((pool, l) => { for (const t of take(pool, MIX_BYTES * (l === 0 ? IN_SHARE : outShare))) docs.push({ t: String(t), l }); });
   shuffle(docs, rng);
   return { labels, docs, task };
 }
