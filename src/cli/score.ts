@@ -120,6 +120,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
       signal: trap.signal,
       ...(progress ? { progress } : {}),
+      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`tadpole: ${line}\n`) }),
       args: ['score', JSON.stringify(args.flags), ...args.positionals],
       ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
     });
