@@ -7,13 +7,14 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import { refuseCorpusWide } from './scored.js';
 import { checkFilterOptions } from './checks.js';
 import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
+import { defaultWorkers } from './pool.js';
+import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
 import { checkInputsUnchanged, identityFor, openRun } from './run-dir.js';
@@ -43,6 +44,8 @@ export interface RunDirFilterOptions {
   args: string[];
   crashAt?: string;
   scorer?: SentenceScorer;
+  /** Scoring threads (default: every available core); 1 scores in this thread. */
+  workers?: number;
 }
 
 /**
@@ -67,7 +70,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     }
   })();
   let run: ReturnType<typeof openRun> | undefined;
-  let scorer: SentenceScorer | undefined;
+  let scorer: Scoring | undefined;
   try {
     const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
@@ -77,7 +80,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
-      scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers()));
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();

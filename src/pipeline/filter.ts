@@ -11,7 +11,6 @@ import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io
 import { STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
@@ -21,7 +20,9 @@ import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { scoreBatches, sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
+import { defaultWorkers } from './pool.js';
+import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
+import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
@@ -45,6 +46,8 @@ export interface FilterOptions {
   progress?: (line: string) => void;
   /** A ready scorer (tests, eval); otherwise opened from the model. */
   scorer?: SentenceScorer;
+  /** Scoring threads (default: every available core); 1 scores in this thread. */
+  workers?: number;
   /** Aborted (SIGINT/SIGTERM): stop after the current batch, remove temp output, throw Interrupted. */
   signal?: AbortSignal;
 }
@@ -86,7 +89,7 @@ class Moments {
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   checkFilterOptions(opts);
-  const scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+  const scorer: Scoring = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers()));
   const tOpen = performance.now();
   const ownWork = opts.workDir === undefined;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
@@ -177,7 +180,7 @@ function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, 
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
+async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
   const spill = new SpillWriter(spillPath);
   const index = new DocIndexWriter(docIndexPath);
   const sketch = new ScoreSketch();
@@ -185,7 +188,7 @@ async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: 
   const progress = new Progress('score', opts.inputs, opts.progress);
   let nextId = 0;
   try {
-    const batches = scoreBatches(splitBatches(reading(opts, inputs, counters, spool), opts.batchSentences), scorer);
+    const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
     for await (const b of batches) {
       for (let i = 0; i < b.scores.length; i++) {
         const s = b.scores[i]!;
@@ -317,14 +320,14 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
-async function streamingPass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
+async function streamingPass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
   const writer = new RunWriter(opts.sink, opts.reader);
   const progress = new Progress('filter', opts.inputs, opts.progress);
   const cut = { threshold, tieId: Number.MAX_SAFE_INTEGER };
   let nextId = 0;
   const moments = new Moments();
-  for await (const b of scoreBatches(splitBatches(reading(opts, opts.inputs, counters), opts.batchSentences), scorer)) {
+  for await (const b of scoreDocuments(reading(opts, opts.inputs, counters), scorer, opts.batchSentences)) {
     for (let i = 0; i < b.scores.length; i++) moments.add(b.scores[i]!);
     await writeScoredBatch(b, opts, writer, cut, nextId, stats);
     nextId += countSegments(b, opts.segment);
