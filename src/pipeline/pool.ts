@@ -72,7 +72,8 @@ export class ScoringPool {
     const ready: Promise<boolean>[] = [];
     for (let i = 0; i < workers; i++) {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
-      const worker = new Worker(script, { workerData: data });
+      // The parent's --input-type (node -e) is refused by a worker that runs a file.
+      const worker = new Worker(script, { workerData: data, execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
       if (log && i === 0) worker.on('message', (m: PoolReply) => m.type === 'log' && log(m.line));
       const slot: Slot = { worker, pending: new Map() };
       slots.push(slot);
