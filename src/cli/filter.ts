@@ -90,7 +90,7 @@ export const command: Command = {
           stdout: io.stdout,
           stdin: io.stdin,
           ...(batch ? { batchSentences: batch } : {}),
-          workers: workersFrom(args),
+          workers: workersFrom(args, inputsFrom(args)),
           checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
           signal: trap.signal,
           ...(progress ? { progress } : {}),
@@ -113,7 +113,7 @@ export const command: Command = {
           stdin: io.stdin,
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
-          workers: workersFrom(args),
+          workers: workersFrom(args, inputsFrom(args)),
           ...(progress ? { progress } : {}),
           signal: trap.signal,
         });

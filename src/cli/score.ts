@@ -58,7 +58,7 @@ export const command: Command = {
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
-    const scorer = await openScoring(model, embedderOverridesFrom(args, io), workersFrom(args));
+    const scorer = await openScoring(model, embedderOverridesFrom(args, io), workersFrom(args, inputsFrom(args)));
     try {
       await prepareOnFiles(scorer, inputsFrom(args), reader);
       const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
@@ -119,7 +119,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       segment: num(args, 'segment') ?? 15,
       stdin: io.stdin,
       ...(batch ? { batchSentences: batch } : {}),
-      workers: workersFrom(args),
+      workers: workersFrom(args, inputsFrom(args)),
       checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
       signal: trap.signal,
       ...(progress ? { progress } : {}),

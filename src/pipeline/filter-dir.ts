@@ -80,7 +80,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
-      scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers()));
+      scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();

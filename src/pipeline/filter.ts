@@ -89,7 +89,7 @@ class Moments {
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   checkFilterOptions(opts);
-  const scorer: Scoring = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers()));
+  const scorer: Scoring = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
   const tOpen = performance.now();
   const ownWork = opts.workDir === undefined;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));

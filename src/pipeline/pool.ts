@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -9,8 +9,26 @@ import type { ModelFile } from '../model/file.js';
 import type { ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
 
-/** Worker threads to use when the user names none: every core this process may run on. */
-export function defaultWorkers(): number {
+/**
+ * Inputs smaller than this score in one thread unless --workers says otherwise: starting
+ * two workers cost 0.3 s and 75 MB on a 200 KB JSONL (default method), while at the
+ * default method's ~2 MB/s a 4 MB input is 2 s of scoring that a second core halves.
+ */
+export const MIN_POOL_INPUT_BYTES = 4_000_000;
+
+/** Worker threads to use when the user names none: every core this process may run on, or 1 for small input files. */
+export function defaultWorkers(inputs: string[] = []): number {
+  if (inputs.length > 0 && !inputs.includes('-')) {
+    let bytes = 0;
+    for (const input of inputs) {
+      try {
+        bytes += statSync(input).size;
+      } catch {
+        return availableParallelism(); // the reader reports a missing input
+      }
+    }
+    if (bytes < MIN_POOL_INPUT_BYTES) return 1;
+  }
   return availableParallelism();
 }
 

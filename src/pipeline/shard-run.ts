@@ -69,7 +69,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     let scorer: Scoring | undefined;
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
-      scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers()));
+      scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
       refuseCorpusWide(scorer);
       return await scoreShard({
         ...stageOpts(opts),
