@@ -73,3 +73,18 @@ describe('--workers N: the same bytes for every N', () => {
     expect(r.stderr).toMatch(/--workers must be a whole number >= 1/);
   });
 });
+
+describe('eval --workers', () => {
+  it('eval on the smoke spec gives the same results with 1 and 2 workers (only timings differ)', async () => {
+    const runs = [];
+    for (const w of ['1', '2']) {
+      const r = await runCli(['eval', '--spec', 'corpora/smoke-bio.json', '--json', '--methods', 'random,moore-lewis,dsir', '--workers', w]);
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout.toString()) as { methods: Array<Record<string, unknown>> };
+      for (const m of json.methods) delete m.seconds;
+      runs.push(json);
+    }
+    expect(runs[0]!.methods.length).toBe(3);
+    expect(runs[1]).toEqual(runs[0]);
+  });
+});
