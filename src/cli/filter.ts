@@ -64,6 +64,7 @@ export const command: Command = {
     const batch = num(args, 'batchSentences');
     const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
+    const workers = workersFrom(args, inputsFrom(args));
     const keep = num(args, 'keep') ?? 0.2;
     const segment = num(args, 'segment') ?? 15;
     const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
@@ -90,7 +91,7 @@ export const command: Command = {
           stdout: io.stdout,
           stdin: io.stdin,
           ...(batch ? { batchSentences: batch } : {}),
-          workers: workersFrom(args, inputsFrom(args)),
+          workers,
           checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
           signal: trap.signal,
           ...(progress ? { progress } : {}),
@@ -113,7 +114,7 @@ export const command: Command = {
           stdin: io.stdin,
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
-          workers: workersFrom(args, inputsFrom(args)),
+          workers,
           ...(progress ? { progress } : {}),
           signal: trap.signal,
         });

@@ -1,37 +1,44 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 
 /**
- * Doc index: what pass 1 learned about each document that pass 2 needs to SKIP splitting
- * it. Pass 2 only has to find sentence offsets inside documents with a kept segment (a
- * fifth of them at --keep 0.2); for the rest it needs the document's segment count, to
- * step over its spill records, and a cheap check that the document is the one pass 1
- * scored. Measured on a 60 MB JSONL mix (--method random, keep 0.2): 68% of documents have
- * no kept segment, and the splitter was most of pass 2.
+ * Doc index: what pass 1 learned about each document, so that pass 2 never runs the
+ * sentence splitter again. Pass 2 needs the sentence spans of documents with a kept
+ * segment only (about a third of them at --keep 0.2 on the bench mix); for the rest it
+ * needs the segment count, to step over their spill records, and a cheap check that the
+ * document is the one pass 1 scored (its length). Measured on a 60 MB JSONL mix with
+ * --method random: the splitter was most of pass 2.
  *
- * Little-endian u32 pairs: segment count, text length (UTF-16 units). Private to one
- * `filter` run (its work folder), so it carries no header or version.
+ * Per document, u32 in host order (little-endian wherever Node runs): segment count, text length (UTF-16 units), span
+ * entries (2 per sentence), then the spans. About 8 bytes a sentence (9% of the bench
+ * mix's bytes), in the run's own scratch folder, removed with it. No header: the file
+ * lives and dies within one `filter`.
  */
-const RECORD = 8;
-const BUF_RECORDS = 8192;
+const CHUNK = 1 << 16;
 
 export class DocIndexWriter {
   private fd: number;
-  private buf = Buffer.alloc(BUF_RECORDS * RECORD);
+  private buf = new Uint32Array(CHUNK / 4);
+  private bytes = Buffer.from(this.buf.buffer);
   private used = 0;
 
   constructor(path: string) {
     this.fd = openSync(path, 'w');
   }
 
-  write(segments: number, textLength: number): void {
-    const o = this.used * RECORD;
-    this.buf.writeUInt32LE(segments, o);
-    this.buf.writeUInt32LE(Math.min(textLength, 0xffffffff), o + 4);
-    if (++this.used === BUF_RECORDS) this.flush();
+  write(segments: number, textLength: number, spans: ArrayLike<number>): void {
+    this.u32(segments);
+    this.u32(Math.min(textLength, 0xffffffff));
+    this.u32(spans.length);
+    for (let i = 0; i < spans.length; i++) this.u32(spans[i]!);
+  }
+
+  private u32(v: number): void {
+    this.buf[this.used++] = v;
+    if (this.used === this.buf.length) this.flush();
   }
 
   private flush(): void {
-    if (this.used > 0) writeSync(this.fd, this.buf, 0, this.used * RECORD);
+    if (this.used > 0) writeSync(this.fd, this.bytes, 0, this.used * 4);
     this.used = 0;
   }
 
@@ -44,14 +51,20 @@ export class DocIndexWriter {
 export interface DocIndexEntry {
   segments: number;
   textLength: number;
+  /** Span entries (2 per sentence) stored after the entry. */
+  spanEntries: number;
 }
 
 export class DocIndexReader {
   private fd: number;
-  private buf = Buffer.alloc(BUF_RECORDS * RECORD);
+  private buf = Buffer.alloc(CHUNK);
+  /** File position of buf[0]. */
+  private base = 0;
   private have = 0;
   private at = 0;
-  private readonly entry: DocIndexEntry = { segments: 0, textLength: 0 };
+  /** Bytes of the current entry's spans not read yet (skipped by the next `next()`). */
+  private unread = 0;
+  private readonly entry: DocIndexEntry = { segments: 0, textLength: 0, spanEntries: 0 };
 
   constructor(path: string) {
     this.fd = openSync(path, 'r');
@@ -59,17 +72,56 @@ export class DocIndexReader {
 
   /** The next document's entry (the same object each call), or undefined at the end. */
   next(): DocIndexEntry | undefined {
-    if (this.at + RECORD > this.have) {
-      const rest = this.have - this.at;
-      this.buf.copy(this.buf, 0, this.at, this.have);
-      this.have = rest + readSync(this.fd, this.buf, rest, this.buf.length - rest, null);
-      this.at = 0;
-      if (this.have < RECORD) return undefined;
-    }
+    this.skip(this.unread);
+    this.unread = 0;
+    if (!this.fill(12)) return undefined;
     this.entry.segments = this.buf.readUInt32LE(this.at);
     this.entry.textLength = this.buf.readUInt32LE(this.at + 4);
-    this.at += RECORD;
+    this.entry.spanEntries = this.buf.readUInt32LE(this.at + 8);
+    this.at += 12;
+    this.unread = this.entry.spanEntries * 4;
     return this.entry;
+  }
+
+  /** The current entry's sentence spans (flat [start, end, ...]); undefined when the file ends early. */
+  spans(): number[] | undefined {
+    const n = this.unread / 4;
+    const out = new Array<number>(n);
+    let i = 0;
+    while (i < n) {
+      if (!this.fill(4)) return undefined;
+      const upto = Math.min(n, i + Math.floor((this.have - this.at) / 4));
+      for (; i < upto; i++, this.at += 4) out[i] = this.buf.readUInt32LE(this.at);
+    }
+    this.unread = 0;
+    return out;
+  }
+
+  /** At least `bytes` buffered (bytes <= CHUNK); false at the end of the file. */
+  private fill(bytes: number): boolean {
+    if (this.have - this.at >= bytes) return true;
+    const rest = this.have - this.at;
+    this.buf.copy(this.buf, 0, this.at, this.have);
+    this.base += this.at;
+    this.at = 0;
+    this.have = rest;
+    for (;;) {
+      const got = readSync(this.fd, this.buf, this.have, this.buf.length - this.have, this.base + this.have);
+      this.have += got;
+      if (this.have >= bytes) return true;
+      if (got === 0) return false;
+    }
+  }
+
+  private skip(bytes: number): void {
+    const inBuf = Math.min(bytes, this.have - this.at);
+    this.at += inBuf;
+    const beyond = bytes - inBuf;
+    if (beyond > 0) {
+      this.base += this.have + beyond;
+      this.at = 0;
+      this.have = 0;
+    }
   }
 
   close(): void {

@@ -13,7 +13,6 @@ import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { splitSentences } from '../text/sentences.js';
 import { checkFilterOptions } from './checks.js';
 import { DocIndexReader, DocIndexWriter } from './doc-index.js';
 import { Progress } from './progress.js';
@@ -89,7 +88,13 @@ class Moments {
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   checkFilterOptions(opts);
-  const scorer: Scoring = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
+  let scorer: Scoring;
+  try {
+    scorer = opts.scorer ?? (await openScoring(opts.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
+  } catch (err) {
+    await opts.sink.abort(); // no temp output left behind when the scorer cannot open
+    throw err;
+  }
   const tOpen = performance.now();
   const ownWork = opts.workDir === undefined;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
@@ -200,7 +205,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
         sketch.add(seg.score, seg.sentences, seg.bytes);
         nextId++;
       }
-      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length);
+      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.spans[d]!);
       progress.update(counters.docs, counters.bytes);
       throwIfAborted(opts.signal);
     }
@@ -219,14 +224,14 @@ interface SegmentedDoc {
   firstId: number;
   sentences: Uint32Array;
   bytes: Uint32Array;
-  /** Splits the document again and checks it against pass 1: sentence spans and [first, count] segment bounds. */
-  split(): { spans: number[]; bounds: number[] };
+  /** Its sentence spans (from pass 1's doc index, checked against the spill) and [first, count] segment bounds. */
+  spansAndBounds(): { spans: number[]; bounds: number[] };
 }
 
 /**
- * Reads the documents again and hands each on with its spill records. The splitter runs
- * only for documents whose caller asks for their sentences (pass 1's doc index says how
- * many records each document has); the others are checked by their text length.
+ * Reads the documents again and hands each on with its spill records. The splitter does
+ * not run again: pass 1's doc index holds each document's segment count, text length and
+ * sentence spans, read only for documents whose caller asks for them.
  */
 async function forEachSegmentedDoc(
   opts: FilterOptions,
@@ -258,14 +263,15 @@ async function forEachSegmentedDoc(
           sw[s] = rec.sentences;
           bw[s] = rec.bytes;
         }
-        const split = () => {
-          const spans = splitSentences(doc.text);
+        const spansAndBounds = () => {
+          const spans = index.spans();
+          if (!spans || spans[spans.length - 1]! > doc.text.length) throw changed(doc, 'a document differs from pass 1');
           const bounds = segmentBounds(spans.length / 2, opts.segment);
           if (bounds.length / 2 !== n) throw changed(doc, 'a segment differs from pass 1');
           for (let s = 0; s < n; s++) if (sw[s] !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
           return { spans, bounds };
         };
-        await onDoc(doc, { scores, firstId: id, sentences: sw, bytes: bw, split });
+        await onDoc(doc, { scores, firstId: id, sentences: sw, bytes: bw, spansAndBounds });
         id += n;
         stats.documents.total++;
         if (opts.sink.closedEarly) return;
@@ -291,8 +297,8 @@ async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string
   await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
     const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
     // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
-    // for kept runs alone, so it needs no split.
-    const { spans, bounds } = kept.includes(1) ? seg.split() : { spans: [], bounds: [] };
+    // for kept runs alone, so its spans are not read.
+    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
     await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
   });
 }
@@ -304,7 +310,7 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
   const writer = new RunWriter(opts.sink, opts.reader, true);
   await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
     if (seg.scores.length === 0) return;
-    const { spans, bounds } = seg.split();
+    const { spans, bounds } = seg.spansAndBounds();
     const { scores, sentences: sw, bytes: bw } = seg;
     for (let s = 0; s < scores.length; s++) {
       const z = (scores[s]! - moments.mean) / sd;

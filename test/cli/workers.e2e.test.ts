@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chemprotSentences, realMix } from '../helpers/corpora.js';
@@ -68,9 +68,11 @@ describe('--workers N: the same bytes for every N', () => {
   });
 
   it('--workers 0 is a usage error that names the fix', async () => {
-    const r = await runCli(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0']);
+    const r = await runCli(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0', '-o', f('never.jsonl')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--workers must be a whole number >= 1/);
+    expect(existsSync(f('never.jsonl'))).toBe(false);
+    expect(readdirSync(tmp.dir).filter((n) => n.includes('never'))).toEqual([]); // no temp file either
   });
 });
 
