@@ -9,15 +9,17 @@ export interface PoolWorkerData {
   log: boolean;
 }
 
-/** Main -> worker: the documents of one batch, as UTF-16LE text and document end offsets (code units). */
+/** Main -> worker: the documents of one batch, as encoded text and document end offsets (bytes). */
 export type PoolRequest = ScoreRequest | { type: 'close' };
 
 /** Finish the current batch, skip queued ones, dispose the scorer, exit. */
 export interface ScoreRequest {
   type: 'score';
   id: number;
+  /** utf16le when a document holds a lone surrogate, which UTF-8 would replace. */
+  encoding: 'utf8' | 'utf16le';
   text: ArrayBuffer;
-  /** Int32Array: ends[0] = 0, document i is text[ends[i], ends[i + 1]). */
+  /** Int32Array of byte offsets: ends[0] = 0, document i is text[ends[i], ends[i + 1]). */
   ends: ArrayBuffer;
 }
 

@@ -31,7 +31,7 @@ async function score(scorer: SentenceScorer, req: ScoreRequest): Promise<void> {
   const sentences: string[] = [];
   let total = 0;
   for (let d = 0; d < nDocs; d++) {
-    const text = buf.toString('utf16le', ends[d]! * 2, ends[d + 1]! * 2);
+    const text = buf.toString(req.encoding, ends[d]!, ends[d + 1]!);
     const spans = splitSentences(text);
     perDoc[d] = spans;
     counts[d] = spans.length;
