@@ -52,7 +52,7 @@ export async function benchWorkers() {
       one ??= mbps;
       console.log(
         `workers.${label}[${n}]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker; ${(mbps / (size / read)).toFixed(3)} of the bare read), ` +
-          `pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical`,
+          `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical`,
       );
     }
   }
