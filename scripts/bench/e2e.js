@@ -9,13 +9,16 @@ const BIN = join(ROOT, 'bin', 'tadpole.js');
 
 /** Runs the CLI in a child whose peak RSS we read back (process.resourceUsage, portable). */
 export function runMeasured(args) {
-  const wrapper = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { const c = await m.main(${JSON.stringify(args)}); process.stderr.write('\\nBENCH_MAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'); process.exitCode = c; })`;
+  const wrapper = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { const c = await m.main(${JSON.stringify(args)}); const u = process.resourceUsage(); process.stderr.write('\\nBENCH_MAXRSS_KB ' + u.maxRSS + '\\nBENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); process.exitCode = c; })`;
   const t = performance.now();
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`tadpole ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   const m = /BENCH_MAXRSS_KB (\d+)/.exec(r.stderr);
-  return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, stderr: r.stderr };
+  const cpu = /BENCH_CPU_US (\d+)/.exec(r.stderr);
+  // CPU seconds of every thread of the child: MB per CPU-second is the per-core rate, which
+  // other processes on the machine disturb far less than wall-clock MB/s.
+  return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, cpuSeconds: cpu ? Number(cpu[1]) / 1e6 : NaN, stderr: r.stderr };
 }
 
 export function benchDir() {

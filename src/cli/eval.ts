@@ -5,7 +5,8 @@ import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { loadSpec } from '../eval/spec.js';
 import { runEval } from '../eval/run.js';
-import { defaultEngine } from '../eval/engine-default.js';
+import { defaultEngineWith } from '../eval/engine-default.js';
+import { evalWorkersFlag, workersFrom } from './workers.js';
 import { formatTable, toJSON } from '../report/table.js';
 import { renderReport } from '../report/html.js';
 
@@ -21,6 +22,7 @@ const spec: CommandSpec = {
     { name: 'seed', type: 'int', arg: 'S', help: 'override the spec seed (mix order, samples, methods)' },
     { name: 'work-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
     { name: 'max-sentences', type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
+    evalWorkersFlag,
   ],
   notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json).
 Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or ../shared).
@@ -53,7 +55,7 @@ export const command: Command = {
     const workDir = str(args, 'workDir');
     const log = io.stderrIsTTY ? (line: string) => io.stderr.write(`tadpole eval: ${line}\n`) : undefined;
     const result = await runEval(evalSpec, {
-      engine: defaultEngine,
+      engine: defaultEngineWith(workersFrom(args, undefined)),
       ...(methods.length ? { methods } : {}),
       ...(workDir ? { workDir: resolve(io.cwd, workDir) } : {}),
       ...(maxSentences !== undefined ? { maxSentences } : {}),

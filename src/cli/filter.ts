@@ -9,6 +9,7 @@ import { fileSha256 } from '../shard/fingerprint.js';
 import { interruptExit, trapSignals } from '../shard/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
+import { workersFlag, workersFrom } from './workers.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 
 const spec: CommandSpec = {
@@ -32,6 +33,7 @@ const spec: CommandSpec = {
     { name: 'resume', type: 'boolean', help: 'With --run-dir: continue the run from its last checkpoint (same command and inputs)' },
     { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress on stderr' },
+    workersFlag,
     ...readerFlags,
     ...embedderFlags,
   ],
@@ -62,6 +64,7 @@ export const command: Command = {
     const batch = num(args, 'batchSentences');
     const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
+    const workers = workersFrom(args, inputsFrom(args));
     const keep = num(args, 'keep') ?? 0.2;
     const segment = num(args, 'segment') ?? 15;
     const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
@@ -89,6 +92,7 @@ export const command: Command = {
           stdout: io.stdout,
           stdin: io.stdin,
           ...(batch ? { batchSentences: batch } : {}),
+          workers,
           checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
           signal: trap.signal,
           ...(progress ? { progress } : {}),
@@ -112,6 +116,7 @@ export const command: Command = {
           stdin: io.stdin,
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
+          workers,
           ...(progress ? { progress } : {}),
           ...(log ? { log } : {}),
           signal: trap.signal,

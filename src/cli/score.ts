@@ -2,8 +2,9 @@ import { TadpoleError } from '../core/errors.js';
 import { readDocuments, ReadCounters } from '../io/documents.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
-import { openScorer } from '../model/open.js';
-import { prepareOnFiles, scoreBatches, splitBatches } from '../pipeline/scored.js';
+import { prepareOnFiles } from '../pipeline/scored.js';
+import { openScoring, scoreDocuments } from '../pipeline/scoring.js';
+import { workersFlag, workersFrom } from './workers.js';
 import { segmentsOf } from '../pipeline/segments.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -32,6 +33,7 @@ const spec: CommandSpec = {
     { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'Shard mode: seconds between checkpoints' },
     { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
+    workersFlag,
     ...readerFlags,
     ...embedderFlags,
   ],
@@ -56,12 +58,12 @@ export const command: Command = {
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
-    const scorer = await openScorer(model, embedderOverridesFrom(args, io));
+    const scorer = await openScoring(model, embedderOverridesFrom(args, io), workersFrom(args, inputsFrom(args)));
     try {
       await prepareOnFiles(scorer, inputsFrom(args), reader);
       const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
       let nextId = 0;
-      for await (const b of scoreBatches(splitBatches(docs), scorer)) {
+      for await (const b of scoreDocuments(docs, scorer)) {
         if (perSegment) {
           const segs = segmentsOf(b, size, nextId);
           nextId += segs.length;
@@ -117,6 +119,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       segment: num(args, 'segment') ?? 15,
       stdin: io.stdin,
       ...(batch ? { batchSentences: batch } : {}),
+      workers: workersFrom(args, inputsFrom(args)),
       checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
       signal: trap.signal,
       ...(progress ? { progress } : {}),

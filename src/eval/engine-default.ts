@@ -1,8 +1,8 @@
 import { readSentences } from '../io/sentences.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { fitModel } from '../model/fit.js';
-import { openScorer } from '../model/open.js';
 import { segmentScores } from '../pipeline/segments.js';
+import { openScoring } from '../pipeline/scoring.js';
 import { selectKeptInMemory } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { EvalEngine } from './engine.js';
@@ -10,21 +10,27 @@ import type { EvalEngine } from './engine.js';
 /** The mix and task files are JSONL written by the eval itself: strict reading. */
 const MIX_READER: ReaderOptions = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 
-/** The library's own fit / segment / cut: what `tadpole filter` does. */
+/** The library's own fit / segment / cut: what `tadpole filter` does, scoring on `workers` threads. */
+export function defaultEngineWith(workers: number): EvalEngine {
+  return { ...defaultEngine, openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, workers) };
+}
+
+async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Parameters<EvalEngine['openScorer']>[1]) {
+  const embedder: EmbedderSpec | undefined = method.embedder ? { ...method.embedder } : undefined;
+  return fitModel({
+    method: method.name,
+    task: fit.task,
+    general: fit.general,
+    ...(embedder ? { embedder } : {}),
+    seed: fit.seed,
+    options: method.options ?? {},
+  });
+}
+
+/** The library's own fit / segment / cut, scoring in this thread. */
 export const defaultEngine: EvalEngine = {
   readSentences: (inputs, opts) => readSentences(inputs, { ...MIX_READER, ...opts }),
-  async openScorer(method, fit) {
-    const embedder: EmbedderSpec | undefined = method.embedder ? { ...method.embedder } : undefined;
-    const model = await fitModel({
-      method: method.name,
-      task: fit.task,
-      general: fit.general,
-      ...(embedder ? { embedder } : {}),
-      seed: fit.seed,
-      options: method.options ?? {},
-    });
-    return openScorer(model);
-  },
+  openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, 1),
   segmentScores: (inputs, scorer, segment) => segmentScores({ inputs, reader: MIX_READER, scorer, segment }),
   selectKept: (scores, weights, keep) => selectKeptInMemory(scores, weights, keep),
 };

@@ -1,4 +1,4 @@
-import type { SentenceScorer } from '../select/selector.js';
+import type { Scoring } from '../pipeline/scoring.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import type { MethodSpec } from './spec.js';
 
@@ -11,9 +11,9 @@ export interface EvalEngine {
   /** Sentences of JSONL inputs (text field "text"); a seeded sample when limit is set. */
   readSentences(inputs: string[], opts: { limit?: number; seed?: number }): Promise<string[]>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
-  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; seed: number }): Promise<SentenceScorer>;
+  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; seed: number }): Promise<Scoring>;
   /** Segment records of JSONL inputs (text field "text"), in input order. */
-  segmentScores(inputs: string[], scorer: SentenceScorer, segment: number): AsyncIterable<SegmentRecord[]>;
+  segmentScores(inputs: string[], scorer: Scoring, segment: number): AsyncIterable<SegmentRecord[]>;
   /** 1 = kept: exactly `keep` of the total weight (ties by index). */
   selectKept(scores: Float64Array, weights: Float64Array, keep: number): Uint8Array;
 }

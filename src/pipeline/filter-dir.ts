@@ -7,7 +7,6 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { checkFilterOptions } from './checks.js';
@@ -15,6 +14,8 @@ import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
+import { defaultWorkers } from './pool.js';
+import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
 import { checkInputsUnchanged, identityFor, openRun } from './run-dir.js';
@@ -45,6 +46,8 @@ export interface RunDirFilterOptions {
   crashAt?: string;
   scorer?: SentenceScorer;
   log?: (line: string) => void;
+  /** Scoring threads (default: every available core); 1 scores in this thread. */
+  workers?: number;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     }
   })();
   let run: ReturnType<typeof openRun> | undefined;
-  let scorer: SentenceScorer | undefined;
+  let scorer: Scoring | undefined;
   try {
     const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
@@ -81,7 +84,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
-      scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
+      scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();

@@ -11,18 +11,19 @@ import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io
 import { STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { splitSentences } from '../text/sentences.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
+import { DocIndexReader, DocIndexWriter } from './doc-index.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { scoreBatches, sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
+import { defaultWorkers } from './pool.js';
+import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
+import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
@@ -46,6 +47,8 @@ export interface FilterOptions {
   progress?: (line: string) => void;
   /** A ready scorer (tests, eval); otherwise opened from the model. */
   scorer?: SentenceScorer;
+  /** Scoring threads (default: every available core); 1 scores in this thread. */
+  workers?: number;
   /** Aborted (SIGINT/SIGTERM): stop after the current batch, remove temp output, throw Interrupted. */
   signal?: AbortSignal;
   /** One-line notes for stderr (what the completion of a model without --general did). */
@@ -95,7 +98,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
   const spoolPath = join(work, 'stdin.spool');
   const usesStdin = opts.inputs.includes(STDIN);
-  let scorer: SentenceScorer;
+  let scorer: Scoring;
   let completion: CorpusCompletion;
   // A model fitted without --general is completed from a sample of this corpus first; with
   // stdin, that sampling pass spools it, and pass 1 reads the spool.
@@ -110,8 +113,9 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
       spooledByCompletion = true;
     }
-    scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
+    scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
   } catch (err) {
+    await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened
     if (ownWork) rmSync(work, { recursive: true, force: true });
     throw err;
   }
@@ -141,6 +145,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       await streamingPass(opts, scorer, counters, stats, opts.threshold);
     } else {
       const spillPath = join(work, 'segments.spill');
+      const docIndexPath = join(work, 'docs.index');
       let spool = usesStdin && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
       const before = fingerprintInputs(opts.inputs);
       const t1 = performance.now();
@@ -156,7 +161,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
           pass1Inputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
         }
       }
-      const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, spool, pass1Inputs);
+      const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
       if (spool) {
         const s = spool;
         await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
@@ -171,7 +176,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       if (opts.weights) {
         const t3 = performance.now();
-        await weightsPass(opts, pass2Inputs, spillPath, moments, stats);
+        await weightsPass(opts, pass2Inputs, spillPath, docIndexPath, moments, stats);
         stats.seconds.pass2 = (performance.now() - t3) / 1000;
       } else {
         const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
@@ -179,7 +184,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
         stats.seconds.cut = (t3 - t2) / 1000;
         stats.threshold = cut.threshold;
         stats.tieId = cut.tieId;
-        await emitPass(opts, pass2Inputs, spillPath, cut, stats);
+        await emitPass(opts, pass2Inputs, spillPath, docIndexPath, cut, stats);
         stats.seconds.pass2 = (performance.now() - t3) / 1000;
       }
     }
@@ -201,14 +206,15 @@ function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, 
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, spillPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
+async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
   const spill = new SpillWriter(spillPath);
+  const index = new DocIndexWriter(docIndexPath);
   const sketch = new ScoreSketch();
   const moments = new Moments();
   const progress = new Progress('score', opts.inputs, opts.progress);
   let nextId = 0;
   try {
-    const batches = scoreBatches(splitBatches(reading(opts, inputs, counters, spool), opts.batchSentences), scorer);
+    const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
     for await (const b of batches) {
       for (let i = 0; i < b.scores.length; i++) {
         const s = b.scores[i]!;
@@ -220,34 +226,54 @@ async function scorePass(opts: FilterOptions, scorer: SentenceScorer, counters: 
         sketch.add(seg.score, seg.sentences, seg.bytes);
         nextId++;
       }
+      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.spans[d]!);
       progress.update(counters.docs, counters.bytes);
       throwIfAborted(opts.signal);
     }
     progress.done(counters.docs, counters.bytes);
   } finally {
     spill.close();
+    index.close();
   }
   return { sketch, moments, segments: nextId };
 }
 
-/** Re-derives the segments of each document (no scoring) and hands them on with their spill records. */
+/** One document's spill records in pass 2; its sentences are found only when asked for. */
+interface SegmentedDoc {
+  scores: Float64Array;
+  /** Global id of its first segment. */
+  firstId: number;
+  sentences: Uint32Array;
+  bytes: Uint32Array;
+  /** Its sentence spans (from pass 1's doc index, checked against the spill) and [first, count] segment bounds. */
+  spansAndBounds(): { spans: number[]; bounds: number[] };
+}
+
+/**
+ * Reads the documents again and hands each on with its spill records. The splitter does
+ * not run again: pass 1's doc index holds each document's segment count, text length and
+ * sentence spans, read only for documents whose caller asks for them.
+ */
 async function forEachSegmentedDoc(
   opts: FilterOptions,
   inputs: string[],
   spillPath: string,
+  docIndexPath: string,
   stats: FilterStats,
-  onDoc: (doc: Doc, spans: number[], bounds: number[], scores: Float64Array, ids: number, sentencesW: Uint32Array, bytesW: Uint32Array) => Promise<void>,
+  onDoc: (doc: Doc, seg: SegmentedDoc) => Promise<void>,
 ): Promise<void> {
   const reader = new SpillReader(spillPath);
+  const index = new DocIndexReader(docIndexPath);
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   let id = 0;
   try {
     for await (const docs of reading(opts, inputs, counters)) {
       for (const doc of docs) {
-        const spans = splitSentences(doc.text);
-        const bounds = segmentBounds(spans.length / 2, opts.segment);
-        const n = bounds.length / 2;
+        const entry = index.next();
+        if (!entry) throw changed(doc, 'more documents than pass 1 scored');
+        if (entry.textLength !== Math.min(doc.text.length, 0xffffffff)) throw changed(doc, 'a document differs from pass 1');
+        const n = entry.segments;
         const scores = new Float64Array(n);
         const sw = new Uint32Array(n);
         const bw = new Uint32Array(n);
@@ -257,9 +283,16 @@ async function forEachSegmentedDoc(
           scores[s] = rec.score;
           sw[s] = rec.sentences;
           bw[s] = rec.bytes;
-          if (rec.sentences !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
         }
-        await onDoc(doc, spans, bounds, scores, id, sw, bw);
+        const spansAndBounds = () => {
+          const spans = index.spans();
+          if (!spans || spans[spans.length - 1]! > doc.text.length) throw changed(doc, 'a document differs from pass 1');
+          const bounds = segmentBounds(spans.length / 2, opts.segment);
+          if (bounds.length / 2 !== n) throw changed(doc, 'a segment differs from pass 1');
+          for (let s = 0; s < n; s++) if (sw[s] !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
+          return { spans, bounds };
+        };
+        await onDoc(doc, { scores, firstId: id, sentences: sw, bytes: bw, spansAndBounds });
         id += n;
         stats.documents.total++;
         if (opts.sink.closedEarly) return;
@@ -267,10 +300,11 @@ async function forEachSegmentedDoc(
       progress.update(counters.docs, counters.bytes);
       throwIfAborted(opts.signal);
     }
-    if (reader.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
+    if (index.next() || reader.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
     progress.done(counters.docs, counters.bytes);
   } finally {
     reader.close();
+    index.close();
   }
 }
 
@@ -279,20 +313,26 @@ function changed(doc: Doc, why: string): TadpoleError {
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, cut: Cut, stats: FilterStats): Promise<void> {
+async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const writer = new RunWriter(opts.sink, opts.reader);
-  await forEachSegmentedDoc(opts, inputs, spillPath, stats, async (doc, spans, bounds, scores, firstId, sw, bw) => {
-    const kept = Uint8Array.from(scores, (score, s) => (isKept(cut, score, firstId + s) ? 1 : 0));
-    await writeKeptRuns(writer, doc, spans, bounds, kept, sw, bw, stats);
+  await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
+    const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
+    // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
+    // for kept runs alone, so its spans are not read.
+    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
+    await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
   });
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: string, moments: Moments, stats: FilterStats): Promise<void> {
+async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, true);
-  await forEachSegmentedDoc(opts, inputs, spillPath, stats, async (doc, spans, bounds, scores, _firstId, sw, bw) => {
+  await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
+    if (seg.scores.length === 0) return;
+    const { spans, bounds } = seg.spansAndBounds();
+    const { scores, sentences: sw, bytes: bw } = seg;
     for (let s = 0; s < scores.length; s++) {
       const z = (scores[s]! - moments.mean) / sd;
       const weight = 1 / (1 + Math.exp(-C * (alpha - z)));
@@ -307,14 +347,14 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
-async function streamingPass(opts: FilterOptions, scorer: SentenceScorer, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
+async function streamingPass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
   const writer = new RunWriter(opts.sink, opts.reader);
   const progress = new Progress('filter', opts.inputs, opts.progress);
   const cut = { threshold, tieId: Number.MAX_SAFE_INTEGER };
   let nextId = 0;
   const moments = new Moments();
-  for await (const b of scoreBatches(splitBatches(reading(opts, opts.inputs, counters), opts.batchSentences), scorer)) {
+  for await (const b of scoreDocuments(reading(opts, opts.inputs, counters), scorer, opts.batchSentences)) {
     for (let i = 0; i < b.scores.length; i++) moments.add(b.scores[i]!);
     await writeScoredBatch(b, opts, writer, cut, nextId, stats);
     nextId += countSegments(b, opts.segment);

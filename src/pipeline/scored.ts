@@ -48,14 +48,14 @@ export async function* sentencesOf(batches: AsyncIterable<SplitBatch>): AsyncGen
  * Runs a corpus-wide scorer's `prepare` pass over input FILES (no-op for other scorers).
  * Callers that can spool stdin (filter) do their own pass instead.
  */
-export async function prepareOnFiles(scorer: SentenceScorer, inputs: string[], reader: ReaderOptions): Promise<void> {
+export async function prepareOnFiles(scorer: Pick<SentenceScorer, 'prepare' | 'method'>, inputs: string[], reader: ReaderOptions): Promise<void> {
   if (!scorer.prepare) return;
   if (inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
   await scorer.prepare(sentencesOf(splitBatches(readDocuments(inputs, reader))));
 }
 
 /** Run directories and shards score parts of the corpus in separate processes: a corpus-wide scorer cannot. */
-export function refuseCorpusWide(scorer: SentenceScorer): void {
+export function refuseCorpusWide(scorer: Pick<SentenceScorer, 'prepare' | 'method'>): void {
   if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus at once: run it with plain tadpole filter (no --run-dir / --shard)`);
 }
 

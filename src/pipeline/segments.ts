@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { readDocuments, type ReadCounters, type ReaderOptions } from '../io/documents.js';
 import { segmentBounds, type SegmentRecord } from '../segment/segments.js';
-import type { SentenceScorer } from '../select/selector.js';
-import { prepareOnFiles, scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
+import { prepareOnFiles, type ScoredBatch } from './scored.js';
+import { scoreDocuments, type Scoring } from './scoring.js';
 
 /** Segment records of one scored batch, ids continuing from `nextId`. */
 export function segmentsOf(b: ScoredBatch, size: number, nextId: number): SegmentRecord[] {
@@ -28,7 +28,7 @@ export function segmentsOf(b: ScoredBatch, size: number, nextId: number): Segmen
 export interface SegmentScoresOptions {
   inputs: string[];
   reader: ReaderOptions;
-  scorer: SentenceScorer;
+  scorer: Scoring;
   segment: number;
   stdin?: Readable;
   counters?: ReadCounters;
@@ -39,7 +39,7 @@ export async function* segmentScores(opts: SegmentScoresOptions): AsyncGenerator
   let nextId = 0;
   await prepareOnFiles(opts.scorer, opts.inputs, opts.reader);
   const docs = readDocuments(opts.inputs, opts.reader, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.counters ? { counters: opts.counters } : {}) });
-  for await (const b of scoreBatches(splitBatches(docs), opts.scorer)) {
+  for await (const b of scoreDocuments(docs, opts.scorer)) {
     const segs = segmentsOf(b, opts.segment, nextId);
     nextId += segs.length;
     yield segs;

@@ -6,13 +6,14 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { RunLock } from '../shard/lock.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
+import { defaultWorkers } from './pool.js';
+import { openScoring, type Scoring } from './scoring.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
 import { checkInputsUnchanged, identityFor, openExistingRun, openRun } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
@@ -40,6 +41,8 @@ export interface ScoreStageOptions extends StageCommon {
   args: string[];
   scorer?: SentenceScorer;
   log?: (line: string) => void;
+  /** Scoring threads (default: every available core); 1 scores in this thread. */
+  workers?: number;
 }
 
 function withShardLock<T>(runDir: string, id: ShardId, fn: () => Promise<T>): Promise<T> {
@@ -65,12 +68,12 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
   return withShardLock(opts.runDir, opts.id, async () => {
     const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: opts.id.of });
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
-    let scorer: SentenceScorer | undefined;
+    let scorer: Scoring | undefined;
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
       // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
       const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
-      scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
+      scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
       refuseCorpusWide(scorer);
       return await scoreShard({
         ...stageOpts(opts),

@@ -10,10 +10,9 @@ import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
 import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { resumePlan, type ShardPlan } from '../shard/plan.js';
 import { verifyPrefix } from '../shard/stdin-prefix.js';
-import type { SentenceScorer } from '../select/selector.js';
 import type { Ledger } from '../store/ledger.js';
 import { Progress } from './progress.js';
-import { scoreBatches, splitBatches } from './scored.js';
+import { scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 /** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
@@ -65,7 +64,7 @@ export interface ScoreShardOptions {
   inputs: string[];
   reader: ReaderOptions;
   plan: ShardPlan;
-  scorer: SentenceScorer;
+  scorer: Scoring;
   segment: number;
   ledger: Ledger;
   /** Continue from the shard's last checkpoint when there is one (a fresh start otherwise). */
@@ -180,7 +179,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       ...(stdin ? { stdin } : {}),
       ...(spool ? { spool } : {}),
     });
-    for await (const b of scoreBatches(splitBatches(docBatches, opts.batchSentences), opts.scorer)) {
+    for await (const b of scoreDocuments(docBatches, opts.scorer, opts.batchSentences)) {
       for (let i = 0; i < b.scores.length; i++) {
         const s = b.scores[i]!;
         if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${opts.scorer.method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);

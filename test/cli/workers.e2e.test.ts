@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const tmp = tempDir('tadpole-workers-');
+const f = (name: string) => join(tmp.dir, name);
+
+beforeAll(async () => {
+  writeFileSync(f('task.jsonl'), chemprotSentences(800).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+  const mix = realMix(40).map((d) => JSON.stringify(d));
+  // Code units the UTF-8 round trip would change (a lone surrogate from a JSON escape) and
+  // non-Latin text: the workers must see exactly the strings the main thread holds.
+  mix.splice(7, 0, '{"text": "A lone \\ud800 surrogate sits here. Then a second sentence follows it.", "source": "odd"}');
+  mix.splice(20, 0, JSON.stringify({ text: 'Ünïcödé text — with “quotes”. 日本語の文です。 And 🎉 emoji end it.', source: 'odd' }));
+  writeFileSync(f('mix.jsonl'), mix.join('\n') + '\n');
+  for (const [name, extra] of [['default', []], ['random', ['--method', 'random']]] as const) {
+    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), ...extra, '-o', f(`${name}.json`)]);
+    expect(fit.code, fit.stderr).toBe(0);
+  }
+});
+afterAll(() => tmp.cleanup());
+
+/** Stats without the timings, which differ run to run. */
+function countsOf(path: string): unknown {
+  const s = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  delete s.seconds;
+  return s;
+}
+
+describe('--workers N: the same bytes for every N', () => {
+  for (const method of ['default', 'random']) {
+    it(`filter (${method}): --workers 1, 2 and 3 write identical output and counts, over many small batches`, async () => {
+      const outs: Buffer[] = [];
+      const stats: unknown[] = [];
+      for (const w of ['1', '2', '3']) {
+        const r = await runCli(['filter', '-m', f(`${method}.json`), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-o', f(`out-${w}.jsonl`), '--stats', f(`stats-${w}.json`), '-q']);
+        expect(r.code, r.stderr).toBe(0);
+        outs.push(readFileSync(f(`out-${w}.jsonl`)));
+        stats.push(countsOf(f(`stats-${w}.json`)));
+      }
+      expect(outs[0]!.length).toBeGreaterThan(1000);
+      expect(outs[1]!.equals(outs[0]!)).toBe(true);
+      expect(outs[2]!.equals(outs[0]!)).toBe(true);
+      expect(stats[1]).toEqual(stats[0]);
+      expect(stats[2]).toEqual(stats[0]);
+    });
+  }
+
+  it('--threshold, --weights, stdin and score give the same bytes with 1 and 2 workers', async () => {
+    const cut = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('cut.jsonl'), '--stats', f('cut-stats.json'), '-q']);
+    expect(cut.code, cut.stderr).toBe(0);
+    const stats = JSON.parse(readFileSync(f('cut-stats.json'), 'utf8')) as { threshold: number };
+    const runs: Array<[string, string[], string | undefined]> = [
+      ['threshold', ['filter', '-m', f('default.json'), '--threshold', String(stats.threshold), f('mix.jsonl')], undefined],
+      ['weights', ['filter', '-m', f('default.json'), '--weights', f('mix.jsonl')], undefined],
+      ['stdin', ['filter', '-m', f('default.json'), '--format', 'jsonl', '-'], readFileSync(f('mix.jsonl'), 'utf8')],
+      ['score', ['score', '-m', f('default.json'), f('mix.jsonl')], undefined],
+      ['score-segments', ['score', '-m', f('random.json'), '--segments', f('mix.jsonl')], undefined],
+    ];
+    for (const [name, args, input] of runs) {
+      const one = await runCli([...args, '--workers', '1', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
+      const two = await runCli([...args, '--workers', '2', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
+      expect(one.code, `${name}: ${one.stderr}`).toBe(0);
+      expect(two.code, `${name}: ${two.stderr}`).toBe(0);
+      expect(one.stdout.length, name).toBeGreaterThan(100);
+      expect(two.stdout.equals(one.stdout), `${name} differs between 1 and 2 workers`).toBe(true);
+    }
+  });
+
+  it('--workers 0 is a usage error that names the fix', async () => {
+    const r = await runCli(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0', '-o', f('never.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--workers must be a whole number >= 1/);
+    expect(existsSync(f('never.jsonl'))).toBe(false);
+    expect(readdirSync(tmp.dir).filter((n) => n.includes('never'))).toEqual([]); // no temp file either
+  });
+});
+
+describe('eval --workers', () => {
+  it('eval on the smoke spec gives the same results with 1 and 2 workers (only timings differ)', async () => {
+    const runs = [];
+    for (const w of ['1', '2']) {
+      const r = await runCli(['eval', '--spec', 'corpora/smoke-bio.json', '--json', '--methods', 'random,moore-lewis,dsir', '--workers', w]);
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout.toString()) as { methods: Array<Record<string, unknown>> };
+      for (const m of json.methods) delete m.seconds;
+      runs.push(json);
+    }
+    expect(runs[0]!.methods.length).toBe(3);
+    expect(runs[1]).toEqual(runs[0]);
+  });
+});

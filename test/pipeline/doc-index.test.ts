@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DocIndexReader, DocIndexWriter } from '../../src/pipeline/doc-index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tadpole-docindex-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const spansOf = (i: number, n: number) => Array.from({ length: 2 * n }, (_, j) => i * 1000 + j);
+
+describe('doc index (pass 1 -> pass 2)', () => {
+  it('round-trips entries and spans across many buffer refills; unread spans are skipped, read ones are exact', () => {
+    const path = join(dir, 'a.index');
+    const w = new DocIndexWriter(path);
+    const n = 5000;
+    // Document 17 holds 40,000 sentences: its spans (320 KB) span several 64 KB buffers.
+    const sentences = (i: number) => (i === 17 ? 40_000 : i % 9);
+    for (let i = 0; i < n; i++) w.write(i % 7, i * 13 + 1, spansOf(i, sentences(i)));
+    w.close();
+    const r = new DocIndexReader(path);
+    for (let i = 0; i < n; i++) {
+      const e = r.next();
+      if (!e || e.segments !== i % 7 || e.textLength !== i * 13 + 1 || e.spanEntries !== 2 * sentences(i)) throw new Error(`entry ${i}: ${JSON.stringify(e)}`);
+      // Read the spans of every third document (and of the giant one); skip the rest.
+      if (i % 3 === 0 || i === 17) expect(r.spans(), `spans of ${i}`).toEqual(spansOf(i, sentences(i)));
+    }
+    expect(r.next()).toBeUndefined();
+    r.close();
+  });
+
+  it('a giant document skipped unread leaves the next entry intact', () => {
+    const path = join(dir, 'skip.index');
+    const w = new DocIndexWriter(path);
+    w.write(1, 10, spansOf(0, 50_000));
+    w.write(2, 20, [3, 9]);
+    w.close();
+    const r = new DocIndexReader(path);
+    expect(r.next()?.spanEntries).toBe(100_000);
+    expect(r.next()).toEqual({ segments: 2, textLength: 20, spanEntries: 2 });
+    expect(r.spans()).toEqual([3, 9]);
+    expect(r.next()).toBeUndefined();
+    r.close();
+  });
+
+  it('an empty index ends at once', () => {
+    const path = join(dir, 'empty.index');
+    new DocIndexWriter(path).close();
+    const r = new DocIndexReader(path);
+    expect(r.next()).toBeUndefined();
+    r.close();
+  });
+});

@@ -1,0 +1,85 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Doc } from '../../src/io/documents.js';
+import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from '../../src/model/file.js';
+import { defaultWorkers, MIN_POOL_INPUT_BYTES, ScoringPool } from '../../src/pipeline/pool.js';
+import { openScoring, scoreDocuments } from '../../src/pipeline/scoring.js';
+import { realMix } from '../helpers/corpora.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tadpole-pool-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function model(method: string): ModelFile {
+  return {
+    format: MODEL_FORMAT,
+    version: MODEL_VERSION,
+    method,
+    embedder: null,
+    selector: { method, params: { seed: 7 }, state: {} },
+    fit: { seed: 7, options: {} },
+    counts: { taskSentences: 0, generalSentences: 0, taskFiles: [], generalFiles: [] },
+  };
+}
+
+async function* docBatches(texts: string[], per = 5): AsyncGenerator<Doc[]> {
+  for (let i = 0; i < texts.length; i += per) {
+    yield texts.slice(i, i + per).map((text, j) => ({ ordinal: i + j, input: 0, file: 'mem', line: i + j + 1, text, byteStart: 0, byteEnd: 0, nextOffset: 0, nextLine: 0 }));
+  }
+}
+
+describe('scoring pool', () => {
+  it('3 workers over batches of ~8 sentences give the in-thread spans, sentences and scores, in input order', async () => {
+    const texts = realMix(15).map((d) => d.text);
+    const inline = await openScoring(model('random'), {}, 1);
+    const pool = await openScoring(model('random'), {}, 3);
+    expect(pool).toBeInstanceOf(ScoringPool);
+    try {
+      const flat = async (scoring: typeof pool) => {
+        const docs: number[] = [];
+        const spans: number[][] = [];
+        const scores: number[] = [];
+        const sentences: string[] = [];
+        for await (const b of scoreDocuments(docBatches(texts), scoring, 8)) {
+          docs.push(...b.docs.map((d) => d.ordinal));
+          spans.push(...b.spans);
+          scores.push(...b.scores);
+          sentences.push(...b.sentences);
+        }
+        return { docs, spans, scores, sentences };
+      };
+      const a = await flat(inline);
+      const b = await flat(pool);
+      expect(a.docs).toEqual(texts.map((_, i) => i));
+      expect(b.docs).toEqual(a.docs);
+      expect(b.spans).toEqual(a.spans);
+      expect(b.sentences).toEqual(a.sentences);
+      expect(b.scores).toEqual(a.scores);
+      expect(a.scores.length).toBeGreaterThan(200);
+    } finally {
+      await inline.dispose();
+      await pool.dispose();
+    }
+  });
+
+  it('a worker that cannot open the scorer fails the pool with the scorer\'s coded error', async () => {
+    await expect(openScoring(model('no-such-method'), {}, 2)).rejects.toMatchObject({ code: 'TADPOLE_USAGE', message: expect.stringMatching(/unknown method/) });
+  });
+
+  it('--workers 0 is refused', async () => {
+    await expect(openScoring(model('random'), {}, 0)).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
+  });
+
+  it('default workers: one thread for small input files, every core for big files and stdin', () => {
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, '{"text": "One sentence."}\n');
+    const big = join(dir, 'big.jsonl');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, MIN_POOL_INPUT_BYTES);
+    closeSync(fd);
+    expect(defaultWorkers([small])).toBe(1);
+    expect(defaultWorkers([small, big])).toBe(availableParallelism());
+    expect(defaultWorkers(['-'])).toBe(availableParallelism());
+  });
+});
