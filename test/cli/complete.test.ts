@@ -56,6 +56,7 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     expect(c.reused).toBe(false);
     const again = cli(['filter', '-m', model, corpus, '-o', join(dir, 'again.jsonl')]);
     expect(again.stderr).toContain(`completing dsir from the corpus: 3000 sentences`);
+    expect(again.stderr).toMatch(/one reservoir pass over \d\.\d MB, as an input under 64 MB is read whole/);
     expect(again.stderr).toContain(`sample fingerprint ${c.fingerprint}`);
     expect(readFileSync(join(dir, 'again.jsonl')).equals(reference)).toBe(true); // seeded: same completion, same output
     // Half the corpus is bio; the kept 20% should be nearly all bio.
@@ -110,6 +111,16 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     const s = cli(['filter', '-m', model, '--format', 'jsonl', '--run-dir', join(dir, 'stdin-run'), '-'], { input: readFileSync(corpus) });
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/cannot sample from stdin: give the input as files, or refit with --general FILE/);
+    const sc = cli(['score', '-m', model, '--format', 'jsonl', '-'], { input: readFileSync(corpus) });
+    expect(sc.code).toBe(2);
+    expect(sc.stderr).toMatch(/cannot read twice from stdin/);
+  });
+
+  it('score on files completes the same way (same fingerprint) before scoring', () => {
+    const r = cli(['score', '-m', model, corpus, '--no-text']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`sample fingerprint ${refStats.completion.fingerprint}`);
+    expect(r.stdout.toString('utf8').split('\n').filter(Boolean).length).toBeGreaterThan(1000);
   });
 });
 
