@@ -100,6 +100,7 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     }
     expect(cli(['cut', '-q', '--run-dir', runDir, '--keep', '0.2']).code).toBe(0);
     for (const i of [0, 1, 2]) expect(cli(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/3`]).code).toBe(0);
+    expect(cli(['runs', runDir]).stdout.toString()).toContain(`completed from the inputs: sample fingerprint ${refStats.completion.fingerprint}`);
     const parts = readdirSync(join(runDir, 'parts')).filter((p) => p.startsWith('part-')).sort();
     expect(Buffer.concat(parts.map((p) => readFileSync(join(runDir, 'parts', p)))).equals(reference)).toBe(true);
   });
@@ -125,6 +126,18 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
 });
 
 describe('the default method without --general', () => {
+  it('fit --general draws its sample with the same sampler and says how', () => {
+    const m = join(dir, 'general.json');
+    const r = cli(['fit', '--task', join(dir, 'task.txt'), '--method', 'dsir', '--general', corpus, '--general-sample', '3000', '--seed', '5', '-o', m]);
+    expect(r.code).toBe(0);
+    // Same sampler, seed and size as the completion of the dsir model above: same sample.
+    expect(r.stderr).toContain(`general sample: 3000 sentences (one pass, `);
+    expect(r.stderr).toContain(`fingerprint ${refStats.completion.fingerprint}`);
+    const f = cli(['filter', '-m', m, corpus]);
+    expect(f.stderr).not.toContain('completing');
+    expect(f.stdout.equals(reference)).toBe(true); // fitting now on that sample = completing later
+  });
+
   it('fit --task alone, then filter keeps in-domain text (completed against the corpus)', () => {
     const task = join(dir, 'task.txt');
     const m = join(dir, 'default.json');
