@@ -6,6 +6,9 @@ import { prepareOnFiles } from '../pipeline/scored.js';
 import { openScoring, scoreDocuments } from '../pipeline/scoring.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { segmentsOf } from '../pipeline/segments.js';
+import { completeFromCorpus } from '../pipeline/complete.js';
+import { needsCompletion } from '../model/complete.js';
+import { STDIN } from '../io/input.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
@@ -58,10 +61,17 @@ export const command: Command = {
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
-    const scorer = await openScoring(model, embedderOverridesFrom(args, io), workersFrom(args, inputsFrom(args)));
+    const inputs = inputsFrom(args);
+    if (needsCompletion(model) && inputs.includes(STDIN)) {
+      throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
+    }
+    const overrides = embedderOverridesFrom(args, io);
+    const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+    const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, ...(log ? { log } : {}) });
+    const scorer = await openScoring(ready, overrides, workersFrom(args, inputs));
     try {
-      await prepareOnFiles(scorer, inputsFrom(args), reader);
-      const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
+      await prepareOnFiles(scorer, inputs, reader);
+      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() });
       let nextId = 0;
       for await (const b of scoreDocuments(docs, scorer)) {
         if (perSegment) {

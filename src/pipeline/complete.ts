@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import { STDIN } from '../io/input.js';
+import { isGzipFile, STDIN } from '../io/input.js';
 import { sampleSentences } from '../io/sample.js';
 import { completeModel, needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
@@ -47,7 +47,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const sample = await sampleSentences(inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
-    : `one reservoir pass over ${mb(sample.bytesRead)} (gzip, stdin or a small input)`;
+    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${inputs.includes(STDIN) ? 'stdin' : inputs.some(isGzipFile) ? 'gzip' : 'an input under 64 MB'} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });

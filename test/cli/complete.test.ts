@@ -56,6 +56,7 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     expect(c.reused).toBe(false);
     const again = cli(['filter', '-m', model, corpus, '-o', join(dir, 'again.jsonl')]);
     expect(again.stderr).toContain(`completing dsir from the corpus: 3000 sentences`);
+    expect(again.stderr).toMatch(/one reservoir pass over \d\.\d MB, as an input under 64 MB is read whole/);
     expect(again.stderr).toContain(`sample fingerprint ${c.fingerprint}`);
     expect(readFileSync(join(dir, 'again.jsonl')).equals(reference)).toBe(true); // seeded: same completion, same output
     // Half the corpus is bio; the kept 20% should be nearly all bio.
@@ -99,6 +100,7 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     }
     expect(cli(['cut', '-q', '--run-dir', runDir, '--keep', '0.2']).code).toBe(0);
     for (const i of [0, 1, 2]) expect(cli(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/3`]).code).toBe(0);
+    expect(cli(['runs', runDir]).stdout.toString()).toContain(`completed from the inputs: sample fingerprint ${refStats.completion.fingerprint}`);
     const parts = readdirSync(join(runDir, 'parts')).filter((p) => p.startsWith('part-')).sort();
     expect(Buffer.concat(parts.map((p) => readFileSync(join(runDir, 'parts', p)))).equals(reference)).toBe(true);
   });
@@ -110,10 +112,32 @@ describe('fit --task alone, then filter: the corpus is the background', () => {
     const s = cli(['filter', '-m', model, '--format', 'jsonl', '--run-dir', join(dir, 'stdin-run'), '-'], { input: readFileSync(corpus) });
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/cannot sample from stdin: give the input as files, or refit with --general FILE/);
+    const sc = cli(['score', '-m', model, '--format', 'jsonl', '-'], { input: readFileSync(corpus) });
+    expect(sc.code).toBe(2);
+    expect(sc.stderr).toMatch(/cannot read twice from stdin/);
+  });
+
+  it('score on files completes the same way (same fingerprint) before scoring', () => {
+    const r = cli(['score', '-m', model, corpus, '--no-text']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`sample fingerprint ${refStats.completion.fingerprint}`);
+    expect(r.stdout.toString('utf8').split('\n').filter(Boolean).length).toBeGreaterThan(1000);
   });
 });
 
 describe('the default method without --general', () => {
+  it('fit --general draws its sample with the same sampler and says how', () => {
+    const m = join(dir, 'general.json');
+    const r = cli(['fit', '--task', join(dir, 'task.txt'), '--method', 'dsir', '--general', corpus, '--general-sample', '3000', '--seed', '5', '-o', m]);
+    expect(r.code).toBe(0);
+    // Same sampler, seed and size as the completion of the dsir model above: same sample.
+    expect(r.stderr).toContain(`general sample: 3000 sentences (one pass, `);
+    expect(r.stderr).toContain(`fingerprint ${refStats.completion.fingerprint}`);
+    const f = cli(['filter', '-m', m, corpus]);
+    expect(f.stderr).not.toContain('completing');
+    expect(f.stdout.equals(reference)).toBe(true); // fitting now on that sample = completing later
+  });
+
   it('fit --task alone, then filter keeps in-domain text (completed against the corpus)', () => {
     const task = join(dir, 'task.txt');
     const m = join(dir, 'default.json');
