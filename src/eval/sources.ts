@@ -39,7 +39,12 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
   switch (fs.format) {
     case 'jsonl-text': {
       const field = fs.field ?? 'text';
+      const where = fs.where;
       for await (const rec of jsonlRecords(file, fs)) {
+        if (where) {
+          const v = String(rec[where.field]);
+          if ((where.in && !where.in.includes(v)) || (where.notIn && where.notIn.includes(v))) continue;
+        }
         const t = rec[field];
         if (typeof t === 'string') yield t;
       }

@@ -49,6 +49,14 @@ export interface FileSetSpec {
    * i % every === 0, else "rest". A task takes `held-out`, the source `rest`.
    */
   split?: DocSplit;
+  /** jsonl-text: keep only records whose `field` is (in) / is not (notIn) one of these values, e.g. BBC categories. */
+  where?: RecordFilter;
+}
+
+export interface RecordFilter {
+  field: string;
+  in?: string[];
+  notIn?: string[];
 }
 
 export interface DocSplit {
@@ -98,7 +106,7 @@ export interface EvalSpec {
   maxTaskSentences?: number;
 }
 
-const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram', 'classifier'];
+const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram', 'classifier', 'auto'];
 
 function bad(where: string, msg: string): TadpoleError {
   return new TadpoleError('TADPOLE_USAGE', `invalid eval spec (${where}): ${msg}`);

@@ -33,7 +33,7 @@ export function parseComponents(v: unknown): string[] {
   return names;
 }
 
-async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
+export async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
   // Loaded lazily: the registry imports tadpole.ts, which imports this file.
   const { selectorFactory } = await import('./registry.js');
   if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options: {} };

@@ -20,6 +20,7 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import type { Detector, DetectorJSON } from '../detect/detector.js';
 import type { VectorIndex } from '../detect/hnsw.js';
+import { fitAuto, loadAuto } from './auto.js';
 import { fitEnsemble, loadEnsemble, parseComponents } from './ensemble.js';
 import { intOpt, needTask, numOpt, strOpt } from './options.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
@@ -28,7 +29,7 @@ import type { FitContext, SelectorFactory, SelectorJSON, SentenceScorer } from '
 
 const LOCAL_DETECTORS = ['task-knn', 'knn-ratio'] as const;
 /** Options the selector consumes itself; the rest go to the registry detector. */
-const OWN_OPTIONS = ['representation', 'dims', 'detector', 'generalRatio', 'k', 'generalSize', 'components'];
+const OWN_OPTIONS = ['representation', 'dims', 'detector', 'generalRatio', 'k', 'generalSize', 'components', 'candidates', 'holdout'];
 
 export const TADPOLE_DEFAULTS = {
   representation: 'auto',
@@ -56,6 +57,10 @@ async function fitTadpole(ctx: FitContext): Promise<SelectorJSON> {
   const o = ctx.options;
   // The ensemble contrasts task with general text; without a general sample: task-knn.
   const detector = strOpt(o, 'detector', ctx.general.length > 0 ? TADPOLE_DEFAULTS.detector : TADPOLE_DEFAULTS.detectorWithoutGeneral);
+  if (detector === 'auto') {
+    const auto = await fitAuto(ctx);
+    return { method: 'tadpole', params: { detector, ...auto.params }, state: auto.state };
+  }
   if (detector === 'ensemble') {
     const components = parseComponents(o.components ?? TADPOLE_DEFAULTS.components);
     const shared = Object.fromEntries(['representation', 'dims', 'k'].filter((key) => o[key] !== undefined).map((key) => [key, o[key]]));
@@ -129,6 +134,7 @@ export const tadpoleSelector: SelectorFactory = {
   fit: fitTadpole,
   async load(json, ctx): Promise<SentenceScorer> {
     const detector = String(json.params.detector);
+    if (detector === 'auto') return loadAuto(json.state, ctx);
     if (detector === 'ensemble') return loadEnsemble(json.state, ctx);
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
     if ((LOCAL_DETECTORS as readonly string[]).includes(detector)) {
