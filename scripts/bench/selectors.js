@@ -13,6 +13,9 @@ const METHODS = {
   default: [],
   dsir: ['--method', 'dsir'],
   classifier: ['--method', 'classifier'],
+  distance: ['--method', 'distance'],
+  'classifier+distance': ['--detector', 'ensemble', '--option', 'components=classifier,distance'],
+  auto: ['--method', 'auto'],
   'ensemble (the old default)': ['--detector', 'ensemble'],
 };
 

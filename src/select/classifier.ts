@@ -21,6 +21,10 @@ export const CLASSIFIER_DEFAULTS = {
   rate: 0.5,
   /** L2 penalty on the touched weights per update (keeps rare n-grams from dominating). */
   l2: 1e-5,
+  /** Self-training rounds after the first fit (0 = plain PU classifier). */
+  rounds: 1,
+  /** Share of the general sample moved to the positive side per round (its most task-like). */
+  expand: 0.1,
 } as const;
 
 /** Hashed features of many sentences, flat: ids[offsets[i] .. offsets[i+1]). */
@@ -134,8 +138,22 @@ export const classifierSelector: SelectorFactory = {
       rate: numOpt(o, 'rate', CLASSIFIER_DEFAULTS.rate, (v) => v > 0),
       l2: numOpt(o, 'l2', CLASSIFIER_DEFAULTS.l2, (v) => v >= 0 && v < 1),
     };
-    const fit = fitLogistic(ctx.task, ctx.general, { ...params, seed: ctx.seed });
-    return { method: 'classifier', params, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
+    const rounds = intOpt(o, 'rounds', CLASSIFIER_DEFAULTS.rounds, 0);
+    const expand = numOpt(o, 'expand', CLASSIFIER_DEFAULTS.expand, (v) => v > 0 && v < 1);
+    let fit = fitLogistic(ctx.task, ctx.general, { ...params, seed: ctx.seed });
+    for (let r = 0; r < rounds; r++) {
+      // Self-training: the corpus sentences the classifier finds most task-like are taken as
+      // positives, so the model learns the corpus's own in-domain wording, not only the task's.
+      const scorer = new ClassifierScorer(fit.weights, fit.bias);
+      const g = await scorer.score(ctx.general);
+      const order = Array.from(g.keys()).sort((a, b) => (g[a] as number) - (g[b] as number) || a - b);
+      const k = Math.round(expand * (r + 1) * ctx.general.length);
+      const top = new Set(order.slice(0, k));
+      const pos = [...ctx.task, ...ctx.general.filter((_, i) => top.has(i))];
+      const neg = ctx.general.filter((_, i) => !top.has(i));
+      fit = fitLogistic(pos, neg, { ...params, seed: ctx.seed + r + 1 });
+    }
+    return { method: 'classifier', params: { ...params, rounds, expand }, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
   },
   async load(json): Promise<SentenceScorer> {
     return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias));

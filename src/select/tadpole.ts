@@ -34,7 +34,7 @@ const OWN_OPTIONS = ['representation', 'dims', 'detector', 'generalRatio', 'k', 
 export const TADPOLE_DEFAULTS = {
   representation: 'auto',
   dims: 64,
-  detector: 'ensemble',
+  detector: 'auto',
   components: 'moore-lewis,distance',
   detectorWithoutGeneral: 'task-knn',
   k: 5,
