@@ -81,7 +81,7 @@ function spec(name, description, inDomain, task, mix, extra = {}) {
     keep: 0.2,
     segment: 15,
     seed: 42,
-    generalSample: 5000,
+    generalSample: 20000,
     ...extra,
   };
 }

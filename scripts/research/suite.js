@@ -7,7 +7,8 @@
 // the eval draws them. Prints methods x mixes, mean and minimum.
 //
 // usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}])
-// env: SPECS=bio-chemprot,cs-aclarc (default: all of corpora/suite)
+// env: SPECS=bio-chemprot,cs-aclarc (default: all of corpora/suite); GENERAL=20000 (general
+// sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,7 @@ async function load(spec) {
   for await (const text of readSourceDocs(spec.task)) lines.push(JSON.stringify({ text }));
   writeFileSync(tf, lines.join('\n') + '\n');
   const task = await readSentences([tf], { ...READER, ...(spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {}) });
-  const general = await readSentences([mix.file], { ...READER, limit: spec.generalSample, seed: spec.seed + 1 });
+  const general = await readSentences([mix.file], { ...READER, limit: 20000, seed: spec.seed + 1 });
   const c = { labels: mix.labels, inIdx: mix.labels.indexOf(spec.inDomain), segs, sentences, task, general };
   writeFileSync(meta, JSON.stringify(c));
   return c;
@@ -73,6 +74,9 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
   const c = await load(spec);
+  // The eval's general sample (spec.generalSample) unless GENERAL asks for more (fit's default is 20,000).
+  const nGeneral = Number(process.env.GENERAL ?? spec.generalSample);
+  if (nGeneral < c.general.length) c.general = c.general.slice(0, nGeneral);
   const row = [];
   for (const [k, m] of methods.entries()) {
     const [method, json] = m.split(/:(.*)/s);
