@@ -1,0 +1,260 @@
+/**
+ * A seeded sample of the sentences of some inputs, spread over all of them, that does not
+ * read all of them when it need not.
+ *
+ * - Plain files (every input a regular, non-gzip file, together at least `seekMinBytes`):
+ *   seek to seeded random byte offsets (uniform over the inputs laid end to end), take the
+ *   next whole document (a line for JSONL / --doc-per-line, a blank-line separated
+ *   paragraph for text) and up to SENTENCES_PER_DRAW consecutive sentences of it from a
+ *   seeded position. Bytes read are bounded by the number of draws times the window, never
+ *   by the size of the input (a document longer than MAX_SEEK_DOC_BYTES is skipped).
+ * - gzip, stdin, or small inputs: one pass over everything with a seeded reservoir
+ *   (algorithm R), which is exact but reads it all (gzip cannot be entered mid-stream).
+ *   A seek sample that comes up short (too few whole documents) is redone this way when
+ *   the inputs are under RESERVOIR_FALLBACK_MAX_BYTES, and returned short otherwise.
+ *
+ * Both are deterministic for the same bytes, seed and size, and the sample's fingerprint
+ * (sha256 of seed, size and the sentences) names it in stats and run directories.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+import { Rng } from '../core/rng.js';
+import { splitSentences } from '../text/sentences.js';
+import { ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
+import { isGzipFile, STDIN } from './input.js';
+import { readSentences } from './sentences.js';
+
+export interface SampleOptions {
+  /** Sentences wanted (fewer when the inputs hold fewer). */
+  size: number;
+  seed: number;
+  /** Below this many bytes in all, one reservoir pass is as cheap as seeking: read it all. */
+  seekMinBytes?: number;
+}
+
+export type SamplerKind = 'seek' | 'reservoir';
+
+export interface SentenceSample {
+  sentences: string[];
+  size: number;
+  seed: number;
+  sampler: SamplerKind;
+  /** Bytes read from the inputs (decompressed bytes for gzip). */
+  bytesRead: number;
+  /** Documents the sentences came from (seek) or read (reservoir). */
+  documents: number;
+  /** Seek: offsets drawn (each reads at most MAX_SEEK_DOC_BYTES plus a window); reservoir: 0. */
+  draws: number;
+  /** sha256 (hex, 16 characters) of seed, size and the sentences in order. */
+  fingerprint: string;
+}
+
+/**
+ * 64 MiB: below this a reservoir pass (read + split at ~80 MB/s, scripts/bench/splitter.js)
+ * costs under a second, about what 20,000 seeks cost on a cold disk, and it is exact.
+ */
+export const SEEK_MIN_BYTES = 64 * 1024 * 1024;
+/** A seek sample that came up short is redone by a full pass only below this size (1 GiB). */
+export const RESERVOIR_FALLBACK_MAX_BYTES = 1024 * 1024 * 1024;
+/** Consecutive sentences taken per draw: fewer draws (seeks) per sample, still spread out. */
+export const SENTENCES_PER_DRAW = 4;
+/** First read at an offset; doubled until the document's end is found. */
+const WINDOW = 8 * 1024;
+/** A document longer than this is skipped by the seek sampler (bounds the bytes per draw). */
+export const MAX_SEEK_DOC_BYTES = 1024 * 1024;
+/** Draws stop after this many per wanted sentence (small or near-empty inputs). */
+const MAX_DRAWS_PER_SENTENCE = 4;
+
+export async function sampleSentences(inputs: string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
+  if (!(Number.isInteger(opts.size) && opts.size > 0)) throw new TadpoleError('TADPOLE_USAGE', `sample size must be a positive integer, got ${opts.size}`);
+  const sizes = seekableSizes(inputs);
+  const total = sizes?.reduce((a, b) => a + b, 0) ?? 0;
+  if (sizes && total >= (opts.seekMinBytes ?? SEEK_MIN_BYTES)) {
+    const s = seekSample(inputs, sizes, reader, opts);
+    // Too few whole documents for the draws (a small file, or mostly oversized documents):
+    // read it all when that is affordable; a huge input keeps the short sample instead.
+    if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return s;
+  }
+  const counters = ro.counters ?? new ReadCounters();
+  const sentences = await readSentences(inputs, { ...reader, limit: opts.size, seed: opts.seed }, { ...ro, counters });
+  return finish({ sentences, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
+}
+
+/** Sizes of the inputs when every one is a plain regular file; undefined otherwise. */
+function seekableSizes(inputs: string[]): number[] | undefined {
+  const out: number[] = [];
+  for (const input of inputs) {
+    if (input === STDIN) return undefined;
+    try {
+      const st = statSync(input);
+      if (!st.isFile() || isGzipFile(input)) return undefined;
+      out.push(st.size);
+    } catch {
+      return undefined; // the reservoir pass reports the missing file with its usual error
+    }
+  }
+  return out;
+}
+
+function finish(s: Omit<SentenceSample, 'fingerprint'>): SentenceSample {
+  const h = createHash('sha256');
+  h.update(`tadpole-sample\0${s.seed}\0${s.size}\0`);
+  for (const x of s.sentences) h.update(x).update('\0');
+  return { ...s, fingerprint: h.digest('hex').slice(0, 16) };
+}
+
+/** Uniform in [0, 1) with 53 bits (offsets into inputs of many GB). */
+function uniform(rng: Rng): number {
+  return (rng.int(1 << 21) * 4294967296 + rng.int(4294967296)) / 2 ** 53;
+}
+
+function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, opts: SampleOptions): SentenceSample {
+  const rng = new Rng(opts.seed ^ 0x5eed);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const starts: number[] = [];
+  let acc = 0;
+  for (const s of sizes) { starts.push(acc); acc += s; }
+  const fds = inputs.map((p) => openSync(p, 'r'));
+  const taken = new Set<string>();
+  const out: string[] = [];
+  let bytesRead = 0;
+  let documents = 0;
+  let draws = 0;
+  const maxDraws = opts.size * MAX_DRAWS_PER_SENTENCE;
+  try {
+    // Rounds of draws sorted by offset (sequential-ish reads), sized by what a draw yields so far.
+    while (out.length < opts.size && draws < maxDraws) {
+      const perDraw = draws > 0 ? Math.max(0.25, out.length / draws) : SENTENCES_PER_DRAW;
+      const n = Math.min(maxDraws - draws, Math.ceil(((opts.size - out.length) / perDraw) * 1.1) + 1);
+      const offsets = Array.from({ length: n }, () => Math.floor(uniform(rng) * total)).sort((a, b) => a - b);
+      draws += n;
+      for (const g of offsets) {
+        let j = 0;
+        while (j < sizes.length - 1 && starts[j + 1]! <= g) j++;
+        const jsonl = resolveFormat(reader.format, inputs[j]!) === 'jsonl';
+        const doc = documentAt(fds[j]!, g - starts[j]!, sizes[j]!, jsonl || reader.docPerLine);
+        bytesRead += doc.bytesRead;
+        if (doc.start < 0) continue;
+        const key = `${j}:${doc.start}`;
+        if (taken.has(key)) continue; // small inputs: the same document twice adds nothing
+        taken.add(key);
+        const text = docText(doc.text, doc.start, jsonl, reader.textField);
+        if (text === undefined) continue;
+        const spans = splitSentences(text);
+        const count = spans.length / 2;
+        if (count === 0) continue;
+        documents++;
+        const first = count > SENTENCES_PER_DRAW ? rng.int(count - SENTENCES_PER_DRAW + 1) : 0;
+        for (let i = first; i < Math.min(count, first + SENTENCES_PER_DRAW) && out.length < opts.size; i++) {
+          out.push(text.slice(spans[2 * i], spans[2 * i + 1]));
+        }
+        if (out.length >= opts.size) break;
+      }
+    }
+  } finally {
+    for (const fd of fds) closeSync(fd);
+  }
+  return finish({ sentences: out, size: opts.size, seed: opts.seed, sampler: 'seek', bytesRead, documents, draws });
+}
+
+interface DocAt {
+  /** Byte offset of the document in its file; -1: none (oversized). */
+  start: number;
+  text: Buffer;
+  bytesRead: number;
+}
+
+/**
+ * The first whole document starting at or after `pos` (wrapping to the file's first one
+ * when `pos` lies in the last, so every document can be drawn): reads a window from pos-1
+ * and doubles it until the document's end is in it.
+ */
+function documentAt(fd: number, pos: number, size: number, perLine: boolean): DocAt {
+  let bytesRead = 0;
+  const from = Math.max(0, pos - 1);
+  let buf = Buffer.alloc(0);
+  const none = (): DocAt => ({ start: -1, text: Buffer.alloc(0), bytesRead });
+  for (let win = WINDOW; ; win *= 2) {
+    // Grow the window by reading only the bytes not read yet.
+    const at = from + buf.length;
+    const more = Buffer.allocUnsafe(Math.max(0, Math.min(win - buf.length, size - at)));
+    const n = more.length > 0 ? readSync(fd, more, 0, more.length, at) : 0;
+    bytesRead += n;
+    buf = buf.length === 0 ? more.subarray(0, n) : Buffer.concat([buf, more.subarray(0, n)]);
+    const atEnd = from + buf.length >= size || n === 0;
+    const start = pos === 0 ? 0 : boundaryIn(buf, from, pos, perLine);
+    if (start < 0 || start >= size) {
+      if (atEnd) {
+        if (pos === 0) return none();
+        const first = documentAt(fd, 0, size, perLine);
+        return { ...first, bytesRead: bytesRead + first.bytesRead };
+      }
+      if (buf.length > MAX_SEEK_DOC_BYTES) return none();
+      continue;
+    }
+    const rel = start - from;
+    const end = docEnd(buf, rel, perLine);
+    if (end >= 0) return { start, text: buf.subarray(rel, end), bytesRead };
+    if (atEnd) return { start, text: buf.subarray(rel), bytesRead };
+    if (buf.length - rel > MAX_SEEK_DOC_BYTES) return none();
+  }
+}
+
+function isBlankByte(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 0x0b || c === 0x0c;
+}
+
+function isBlankLine(buf: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isBlankByte(buf[k]!)) return false;
+  return true;
+}
+
+/**
+ * Absolute offset of the first document start at or after `pos` in buf (read from
+ * `from`), or -1 when buf does not reach it: the line after the first line break at or
+ * after pos-1 (per-line), or the first non-blank line after a blank one (paragraphs).
+ */
+function boundaryIn(buf: Buffer, from: number, pos: number, perLine: boolean): number {
+  const nl = buf.indexOf(0x0a, Math.max(0, pos - 1 - from));
+  if (nl < 0) return -1;
+  if (perLine) return from + nl + 1;
+  let afterBlank = false;
+  for (let p = nl + 1; p < buf.length; ) {
+    const e = buf.indexOf(0x0a, p);
+    const lineEnd = e < 0 ? buf.length : e;
+    const blank = isBlankLine(buf, p, lineEnd);
+    if (!blank && afterBlank) return from + p;
+    if (e < 0) return -1;
+    if (blank) afterBlank = true;
+    p = e + 1;
+  }
+  return -1;
+}
+
+/** End (exclusive, relative to buf) of the document starting at `rel`; -1 when not within buf. */
+function docEnd(buf: Buffer, rel: number, perLine: boolean): number {
+  if (perLine) return buf.indexOf(0x0a, rel);
+  let sawText = false;
+  for (let p = rel; ; ) {
+    const e = buf.indexOf(0x0a, p);
+    if (e < 0) return -1;
+    const blank = isBlankLine(buf, p, e);
+    if (blank && sawText) return p;
+    if (!blank) sawText = true;
+    p = e + 1;
+  }
+}
+
+function docText(raw: Buffer, start: number, jsonl: boolean, field: string): string | undefined {
+  let text = raw.toString('utf8');
+  if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!jsonl) return text.trim() === '' ? undefined : text;
+  try {
+    const rec = JSON.parse(text) as unknown;
+    const v = rec && typeof rec === 'object' && !Array.isArray(rec) ? (rec as Record<string, unknown>)[field] : undefined;
+    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  } catch {
+    return undefined; // a bad line is skipped here as the reader skips it
+  }
+}
