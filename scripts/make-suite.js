@@ -55,10 +55,13 @@ const SRC = {
 const METHODS = [
   { name: 'tadpole', title: 'tadpole (default)' },
   { name: 'random' },
+  { name: 'classifier', title: 'classifier (no self-training)', options: { rounds: 0 } },
   { name: 'dsir' },
-  { name: 'moore-lewis' },
   { name: 'distance' },
-  { name: 'tadpole', title: 'task-knn', options: { detector: 'task-knn' } },
+  { name: 'moore-lewis' },
+  { name: 'tadpole', title: 'ensemble moore-lewis+distance (old default)', options: { detector: 'ensemble' } },
+  { name: 'tadpole', title: 'ensemble classifier+dsir+distance', options: { detector: 'ensemble', components: 'classifier,dsir,distance' } },
+  { name: 'tadpole', title: 'task-knn (fit --task only, before completion)', options: { detector: 'task-knn' } },
 ];
 
 /** A source set with the given byte share, an optional held-out split. */
