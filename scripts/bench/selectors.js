@@ -28,7 +28,7 @@ const METHODS = {
   dsir: ['--method', 'dsir'],
   classifier: ['--method', 'classifier'],
   distance: ['--method', 'distance'],
-  'classifier+distance': ['--detector', 'ensemble', '--option', 'components=classifier,distance'],
+  'classifier+dsir+distance': ['--detector', 'ensemble', '--option', 'components=classifier,dsir,distance'],
   auto: ['--method', 'auto'],
   'ensemble (the old default)': ['--detector', 'ensemble'],
 };

@@ -91,7 +91,9 @@ function shortName(spec: string): string {
 export function formatSuite(summary: SuiteSummary, results: EvalResult[], heading: string): string {
   const head = [`${heading}: in-domain share of kept characters (keep ${pct(results[0]?.keep)}, segments of ${results[0]?.segment ?? '-'})`, ''];
   const rows: string[][] = [['method', ...summary.mixes.map(shortName), 'mean', 'min', 'seconds']];
-  rows.push(['(in-domain share of mix)', ...results.map((r) => pct(r.mix.find((m) => m.label === r.inDomain)?.share)), '', '', '']);
+  // Random keeps about this: the in-domain share of the mix's characters (segment bytes).
+  const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));
+  rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
   for (const r of summary.rows) rows.push([r.method, ...summary.mixes.map((s) => pct(r.byMix[s])), pct(r.mean), pct(r.min), r.seconds.toFixed(1)]);
   const loo = leaveOneOut(summary);
   const looLines = loo.map((l) => `  ${shortName(l.heldOut)}: ${l.chosen || '-'} keeps ${pct(l.score)}`);
