@@ -34,8 +34,8 @@ export const AUTO_DEFAULTS = {
   holdout: 0.2,
   /** Below this best held-out AUROC the task is near random against the corpus: warn. */
   warnBelow: 0.7,
-  /** Fewer held-out task sentences than this make the AUROC too noisy to choose by. */
-  minHeldOut: 20,
+  /** Fewer held-out task sentences than this make the AUROC too noisy to use (±0.1 at 10). */
+  minHeldOut: 10,
 } as const;
 
 export interface CandidateFigure {
@@ -120,7 +120,7 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
   for (const f of figures) if (f.auroc > best.auroc) best = f;
   const choice: AutoChoice = { chosen: best.name, candidates: figures, heldOutTask: t.held.length, heldOutGeneral: g.held.length };
   if (!(best.auroc >= AUTO_DEFAULTS.warnBelow)) {
-    choice.warning = `the best candidate (${best.name}) ranks held-out task sentences above corpus sentences with AUROC ${best.auroc.toFixed(3)} only (0.5 = random): the task is hard to tell from this corpus, and the kept text will be close to a random sample. Give more or more typical task text, or a general sample without task-like text.`;
+    choice.warning = `the best candidate (${best.name}) ranks held-out task sentences above corpus sentences with AUROC ${best.auroc.toFixed(3)} (0.5 = random, 1 = perfect): the task is hard to tell from this corpus, and the kept text will be close to a random sample. Give more or more typical task text, or a general sample without task-like text.`;
   }
   return choice;
 }
@@ -137,8 +137,15 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const holdout = numOpt(ctx.options, 'holdout', AUTO_DEFAULTS.holdout, (v) => v > 0 && v < 1);
   let choice: AutoChoice;
   if (Math.round(ctx.task.length * holdout) < AUTO_DEFAULTS.minHeldOut || Math.round(ctx.general.length * holdout) < AUTO_DEFAULTS.minHeldOut) {
-    choice = { chosen: candidates[0] as string, candidates: [], heldOutTask: 0, heldOutGeneral: 0 };
-    ctx.log?.(`auto: ${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each; using ${choice.chosen}, unmeasured`);
+    choice = {
+      chosen: candidates[0] as string,
+      candidates: [],
+      heldOutTask: 0,
+      heldOutGeneral: 0,
+      warning: `${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each, so nobody measured whether ${candidates[0]} can tell the task from the corpus: it may keep close to a random sample. Give more task text and a larger general sample.`,
+    };
+    ctx.log?.(`auto: using ${choice.chosen}, unmeasured`);
+    ctx.log?.(`warning: ${choice.warning}`);
   } else {
     choice = await chooseCandidate(ctx, candidates, holdout);
     ctx.log?.(describeChoice(choice));

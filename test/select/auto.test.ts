@@ -62,6 +62,16 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     expect(err).toBe('');
   });
 
+  it('too little text to hold out is said, not silently trusted', async () => {
+    const mix = smallMix();
+    const lines: string[] = [];
+    const model = await fitModel({ method: 'auto', task: mix.task.slice(0, 30), general: mix.general, seed: 4, options: {}, log: (l) => lines.push(l) });
+    const choice = autoChoiceOf(model.selector) as AutoChoice;
+    expect(choice.candidates).toEqual([]);
+    expect(choice.warning).toMatch(/too few to hold out/);
+    expect(lines.some((l) => /^warning: 30 task and 100 general sentences are too few/.test(l))).toBe(true);
+  });
+
   it('needs a general sample', async () => {
     await expect(autoSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
   });
