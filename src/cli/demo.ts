@@ -78,7 +78,7 @@ export const command: Command = {
     const model = await fitModel({ method: 'tadpole', task, general, seed, options: {}, taskFiles: ['task-chemprot/train.jsonl.gz'], generalFiles: [corpus] });
     const modelPath = join(dir, 'model.json');
     writeModel(modelPath, model);
-    say(`fitted ${model.method} (${JSON.stringify(model.selector.params)}) on ${task.length} task sentences -> ${modelPath}`);
+    say(`fitted ${model.method} (${JSON.stringify(model.selector?.params)}) on ${task.length} task sentences -> ${modelPath}`);
 
     // 3. Filter: keep the most task-like share, exactly.
     const keptPath = join(dir, 'kept.jsonl');

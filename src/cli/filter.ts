@@ -71,6 +71,7 @@ export const command: Command = {
     if (runDir && (threshold !== undefined || bool(args, 'weights') || workDir)) {
       throw new TadpoleError('TADPOLE_USAGE', '--run-dir works with the exact cut only: drop --threshold/--weights/--work-dir (the threshold mode is one streaming pass with nothing to resume)');
     }
+    const log = quiet ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
     const trap = trapSignals();
     let stats;
     try {
@@ -93,6 +94,7 @@ export const command: Command = {
           checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
           signal: trap.signal,
           ...(progress ? { progress } : {}),
+          ...(log ? { log } : {}),
           args: ['filter', JSON.stringify(args.flags), ...args.positionals],
           ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
         });
@@ -113,6 +115,7 @@ export const command: Command = {
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
           ...(progress ? { progress } : {}),
+          ...(log ? { log } : {}),
           signal: trap.signal,
         });
       }

@@ -2,6 +2,8 @@ import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
+import { completesFromCorpus, deferFit } from '../model/complete.js';
+import { sampleSentences } from '../io/sample.js';
 import { METHOD_NAMES } from '../select/registry.js';
 import { list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -13,11 +15,11 @@ const spec: CommandSpec = {
   usage: 'tadpole fit --task FILE... [--general FILE...] [options] -o model.json',
   flags: [
     { name: 'task', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
-    { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (Algorithm 1 mixes a sample in; some methods need it)' },
+    { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
-    { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Read at most N general sentences (seeded reservoir sample)' },
+    { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
-    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto with --general: a task-vs-corpus classifier on hashed 1-2-grams, its held-out AUROC printed and stored, a warning when near random; else task-knn]. The paper: --detector iforest' },
+    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a task-vs-corpus classifier on hashed 1-2-grams, its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
     { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
     { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
@@ -28,8 +30,9 @@ const spec: CommandSpec = {
     ...readerFlags,
     ...embedderFlags,
   ],
-  notes: `The default (no --method, no --detector) needs a general sample: give --general with a sample of
-the corpus you will filter (or the corpus itself: 20,000 sentences are drawn). It fits a logistic
+  notes: `The default (no --method, no --detector) contrasts the task with general text: --general with a
+sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn), or nothing,
+and then a seeded sample of the corpus is drawn when you filter. It fits a logistic
 regression of task sentences against that sample (hashed word 1-2-grams, one self-training round),
 measures it on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
 told from the corpus. Its scorer costs about what --method random costs. --option candidates=a,b,a+b
@@ -64,12 +67,25 @@ export const command: Command = {
       const raw = kv.slice(eq + 1);
       options[kv.slice(0, eq)] = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
-    if (method === 'tadpole' && options.detector === undefined && generalFiles.length === 0) options.detector = 'task-knn';
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
     const task = await readSentences(taskFiles, reader, { stdin: io.stdin });
-    const general = generalFiles.length > 0 ? await readSentences(generalFiles, { ...reader, limit: num(args, 'generalSample') ?? 20000, seed }, { stdin: io.stdin }) : [];
+    const sampleSize = num(args, 'generalSample') ?? 20000;
+    const out = str(args, 'output') ?? 'model.json';
+    if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
+      // No general sample: the corpus being filtered will be the background (model/complete.ts).
+      const model = deferFit({ method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, taskFiles, sampleSize });
+      writeModel(out, model);
+      io.stderr.write(`tadpole: no --general: stored ${task.length} task sentences for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}\n`);
+      return 0;
+    }
+    let general: string[] = [];
+    if (generalFiles.length > 0) {
+      const sample = await sampleSentences(generalFiles, reader, { size: sampleSize, seed }, { stdin: io.stdin });
+      general = sample.sentences;
+      io.stderr.write(`tadpole: general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}\n`);
+    }
     const model = await fitModel({
       method,
       task,
@@ -81,7 +97,6 @@ export const command: Command = {
       generalFiles,
       log: (line) => io.stderr.write(`tadpole: ${line}\n`),
     });
-    const out = str(args, 'output') ?? 'model.json';
     writeModel(out, model);
     io.stderr.write(`tadpole: fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}\n`);
     return 0;

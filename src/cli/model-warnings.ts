@@ -7,6 +7,7 @@ import type { CliIO } from './command.js';
  * says so again every time it filters: nothing may select near random silently.
  */
 export function warnNearRandom(model: ModelFile, io: Pick<CliIO, 'stderr'>): void {
+  if (!model.selector) return; // completed at filter time: its fit prints its own figures and warning
   const choice = autoChoiceOf(model.selector);
   if (choice?.warning) io.stderr.write(`tadpole: warning: ${choice.warning}\n`);
 }

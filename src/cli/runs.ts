@@ -42,6 +42,7 @@ export const command: Command = {
       const out: string[] = [];
       out.push(`run ${dir}: ${meta.kind ?? '?'} run, status ${meta.status ?? '?'}, stage ${meta.stage ?? '?'}, created ${meta.created ?? '?'}`);
       if (identity) out.push(`  model sha256 ${String(identity.modelSha256).slice(0, 16)}..., segment ${String(identity.segment)}, shards ${String(identity.of)}${identity.keep !== undefined ? `, keep ${String(identity.keep)} by ${String(identity.keepBy)}` : ''}`);
+      if (meta.completion) out.push(`  model fitted without --general, completed from the inputs: sample fingerprint ${meta.completion} (completed-model.json)`);
       out.push('inputs:');
       for (const f of report.inputs) out.push(`  ${f.idx}: ${f.path}  ${f.size >= 0 ? `${f.size} bytes` : 'stdin'}${f.gzip ? ', gzip' : ''}  ${f.headTailSha256.slice(0, 12)}`);
       out.push('shards:');

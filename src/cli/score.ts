@@ -5,6 +5,9 @@ import { readModel } from '../model/file.js';
 import { openScorer } from '../model/open.js';
 import { prepareOnFiles, scoreBatches, splitBatches } from '../pipeline/scored.js';
 import { segmentsOf } from '../pipeline/segments.js';
+import { completeFromCorpus } from '../pipeline/complete.js';
+import { needsCompletion } from '../model/complete.js';
+import { STDIN } from '../io/input.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
@@ -56,10 +59,17 @@ export const command: Command = {
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
-    const scorer = await openScorer(model, embedderOverridesFrom(args, io));
+    const inputs = inputsFrom(args);
+    if (needsCompletion(model) && inputs.includes(STDIN)) {
+      throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
+    }
+    const overrides = embedderOverridesFrom(args, io);
+    const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+    const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, ...(log ? { log } : {}) });
+    const scorer = await openScorer(ready, overrides);
     try {
-      await prepareOnFiles(scorer, inputsFrom(args), reader);
-      const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
+      await prepareOnFiles(scorer, inputs, reader);
+      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() });
       let nextId = 0;
       for await (const b of scoreBatches(splitBatches(docs), scorer)) {
         if (perSegment) {
@@ -120,6 +130,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
       signal: trap.signal,
       ...(progress ? { progress } : {}),
+      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`tadpole: ${line}\n`) }),
       args: ['score', JSON.stringify(args.flags), ...args.positionals],
       ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
     });

@@ -16,9 +16,34 @@ export interface ModelFile {
   embedder: EmbedderFingerprint | null;
   /** Where the ONNX model was found at fit time: a hint, the sha256 in `embedder` decides. */
   embedderHint?: { modelDir?: string };
-  selector: SelectorJSON;
+  /** Absent only while the model waits for completion (see `completion`). */
+  selector?: SelectorJSON;
   fit: { seed: number; options: Record<string, unknown>; generalRatio?: number };
   counts: { taskSentences: number; generalSentences: number; taskFiles: string[]; generalFiles: string[] };
+  /** Fitted without a general sample: completed from the corpus at filter time (model/complete.ts). */
+  completion?: ModelCompletion;
+}
+
+export interface ModelCompletion {
+  /** The task sentences, kept until the model is completed (the fit re-runs on them). */
+  task?: string[];
+  /** General sentences to draw from the corpus being filtered. */
+  sampleSize: number;
+  /** The embedder named at fit time, recreated for the fit at filter time. */
+  embedder?: Record<string, unknown>;
+  /** On a completed model: the corpus sample it was completed from. */
+  sample?: CompletionSample;
+}
+
+export interface CompletionSample {
+  /** sha256 of seed, size and the sampled sentences (io/sample.ts). */
+  fingerprint: string;
+  sentences: number;
+  size: number;
+  seed: number;
+  sampler: 'seek' | 'reservoir';
+  bytesRead: number;
+  documents: number;
 }
 
 export function readModel(path: string): ModelFile {
@@ -45,7 +70,8 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   if (typeof m.version !== 'number' || m.version > MODEL_VERSION) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} has model version ${String(m.version)}; this tadpole reads up to version ${MODEL_VERSION}: upgrade tadpole`, { file: path });
   }
-  if (typeof m.method !== 'string' || !m.selector || typeof m.selector !== 'object') {
+  const waiting = !!m.completion && !m.completion.sample && Array.isArray(m.completion.task);
+  if (typeof m.method !== 'string' || (!waiting && (!m.selector || typeof m.selector !== 'object'))) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: no method/selector`, { file: path });
   }
   return m as ModelFile;

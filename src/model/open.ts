@@ -11,6 +11,10 @@ import type { ModelFile } from './file.js';
  */
 export async function openScorer(model: ModelFile, override: Partial<EmbedderSpec> = {}): Promise<SentenceScorer> {
   const factory = selectorFactory(model.method);
+  if (!model.selector) {
+    throw new TadpoleError('TADPOLE_MODEL', `this ${model.method} model was fitted without --general and is completed from the corpus by tadpole filter; to use it elsewhere, refit with --general FILE (a sample of the corpus; large plain files are sampled by seeking)`);
+  }
+  const selector = model.selector;
   let embedder: Embedder | undefined;
   if (factory.needsEmbedder && !model.embedder) throw new TadpoleError('TADPOLE_MODEL', `model file (method ${model.method}) records no embedder`);
   if (model.embedder) {
@@ -27,7 +31,7 @@ export async function openScorer(model: ModelFile, override: Partial<EmbedderSpe
       throw new TadpoleError('TADPOLE_MODEL_MISMATCH', `the embedder differs from the one the model was fitted with (${why}); refit the model or point --model-dir at the same model`);
     }
   }
-  const scorer = await factory.load(model.selector, { ...(embedder ? { embedder } : {}), seed: model.fit.seed, options: model.fit.options });
+  const scorer = await factory.load(selector, { ...(embedder ? { embedder } : {}), seed: model.fit.seed, options: model.fit.options });
   if (!embedder) return scorer;
   const emb = embedder;
   return {

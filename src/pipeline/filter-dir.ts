@@ -9,6 +9,7 @@ import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
 import { refuseCorpusWide } from './scored.js';
+import { completeInRunDir } from './complete.js';
 import { checkFilterOptions } from './checks.js';
 import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
@@ -43,6 +44,7 @@ export interface RunDirFilterOptions {
   args: string[];
   crashAt?: string;
   scorer?: SentenceScorer;
+  log?: (line: string) => void;
 }
 
 /**
@@ -74,10 +76,12 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const { ledger } = run;
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
     const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
+    // Completed once per run directory (kept there), so --resume scores with the same model.
+    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
-      scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();
@@ -118,6 +122,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       reader: cut.reader,
       seconds: { open: (tOpen - t0) / 1000, pass1, cut: cutSeconds, pass2, total: (performance.now() - t0) / 1000 },
       closedEarly,
+      ...(completion.info ? { completion: completion.info } : {}),
     };
   } catch (err) {
     run?.ledger.setMeta({ status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });

@@ -16,6 +16,8 @@ import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
 import { checkFilterOptions } from './checks.js';
+import { needsCompletion } from '../model/complete.js';
+import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
@@ -46,6 +48,8 @@ export interface FilterOptions {
   scorer?: SentenceScorer;
   /** Aborted (SIGINT/SIGTERM): stop after the current batch, remove temp output, throw Interrupted. */
   signal?: AbortSignal;
+  /** One-line notes for stderr (what the completion of a model without --general did). */
+  log?: (line: string) => void;
 }
 
 export interface FilterStats {
@@ -64,6 +68,8 @@ export interface FilterStats {
   reader: Record<string, number>;
   seconds: { open: number; pass1: number; cut: number; pass2: number; total: number };
   closedEarly: boolean;
+  /** A model fitted without --general: the corpus sample it was completed from. */
+  completion?: CompletionInfo;
 }
 
 /** Welford running mean/variance of sentence scores (for the paper's normalised weights). */
@@ -85,10 +91,31 @@ class Moments {
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   checkFilterOptions(opts);
-  const scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
-  const tOpen = performance.now();
   const ownWork = opts.workDir === undefined;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
+  const spoolPath = join(work, 'stdin.spool');
+  const usesStdin = opts.inputs.includes(STDIN);
+  let scorer: SentenceScorer;
+  let completion: CorpusCompletion;
+  // A model fitted without --general is completed from a sample of this corpus first; with
+  // stdin, that sampling pass spools it, and pass 1 reads the spool.
+  let spooledByCompletion = false;
+  try {
+    if (!opts.scorer && needsCompletion(opts.model) && opts.threshold !== undefined) {
+      throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
+    }
+    const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    if (spool) {
+      await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
+      spooledByCompletion = true;
+    }
+    scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
+  } catch (err) {
+    if (ownWork) rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
+  const tOpen = performance.now();
   const stats: FilterStats = {
     method: opts.model.method,
     keep: opts.keep,
@@ -105,6 +132,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     reader: {},
     seconds: { open: (tOpen - t0) / 1000, pass1: 0, cut: 0, pass2: 0, total: 0 },
     closedEarly: false,
+    ...(completion.info ? { completion: completion.info } : {}),
   };
   const counters = new ReadCounters();
   try {
@@ -113,16 +141,14 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       await streamingPass(opts, scorer, counters, stats, opts.threshold);
     } else {
       const spillPath = join(work, 'segments.spill');
-      const spoolPath = join(work, 'stdin.spool');
-      const usesStdin = opts.inputs.includes(STDIN);
-      let spool = usesStdin ? createWriteStream(spoolPath) : undefined;
+      let spool = usesStdin && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
       const before = fingerprintInputs(opts.inputs);
       const t1 = performance.now();
-      let pass1Inputs = opts.inputs;
+      let pass1Inputs = spooledByCompletion ? opts.inputs.map((i) => (i === STDIN ? spoolPath : i)) : opts.inputs;
       if (scorer.prepare) {
         // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
         // spooled by this extra pass, and pass 1 then reads the spool.
-        await scorer.prepare(sentencesOf(splitBatches(reading(opts, opts.inputs, new ReadCounters(), spool), opts.batchSentences)));
+        await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
         if (spool) {
           const s = spool;
           await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));

@@ -8,6 +8,7 @@ import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
 import { refuseCorpusWide } from './scored.js';
+import { completeInRunDir } from './complete.js';
 import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { RunLock } from '../shard/lock.js';
 import { planShard } from '../shard/plan.js';
@@ -38,6 +39,7 @@ export interface ScoreStageOptions extends StageCommon {
   batchSentences?: number;
   args: string[];
   scorer?: SentenceScorer;
+  log?: (line: string) => void;
 }
 
 function withShardLock<T>(runDir: string, id: ShardId, fn: () => Promise<T>): Promise<T> {
@@ -66,7 +68,9 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     let scorer: SentenceScorer | undefined;
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
-      scorer = opts.scorer ?? (await openScorer(opts.model, opts.embedder ?? {}));
+      // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
+      const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+      scorer = opts.scorer ?? (await openScorer(completion.model, opts.embedder ?? {}));
       refuseCorpusWide(scorer);
       return await scoreShard({
         ...stageOpts(opts),

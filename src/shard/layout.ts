@@ -11,6 +11,8 @@ import { TadpoleError } from '../core/errors.js';
  *   shards/I-of-N/sketch.json     the shard's score sketch
  *   shards/I-of-N/stats.json      the shard's counts and reader counters
  *   shards/I-of-N/done            completion marker, written last
+ *   completed-model.json          a model fitted without --general, completed from the inputs
+ *                                 (its sample fingerprint is the ledger's `completion`)
  *   cut.json                      the global cut and each shard's offsets
  *   parts/part-IIIII-of-NNNNN     emit's default outputs (cat parts/part-* = filter output)
  *   output.partial / output       filter's output while written / when sent to stdout
@@ -34,6 +36,7 @@ export const runPaths = (dir: string) => ({
   lock: join(dir, 'lock'),
   spool: join(dir, 'stdin.spool'),
   cut: join(dir, 'cut.json'),
+  completedModel: join(dir, 'completed-model.json'),
   partial: join(dir, 'output.partial'),
   output: join(dir, 'output'),
   parts: join(dir, 'parts'),

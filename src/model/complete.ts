@@ -1,0 +1,103 @@
+/**
+ * Models fitted without a general sample: the corpus being filtered is the background.
+ *
+ * `tadpole fit --task T` (no --general) for a method that contrasts the task with general
+ * text does not fit yet: it stores the task sentences (`deferFit`). Before pass 1,
+ * `tadpole filter` draws a seeded sample of the corpus it filters (io/sample.ts) and
+ * `completeModel` re-runs the method's own fit with that sample as the general side. The
+ * result is an ordinary model plus the sample's fingerprint, so one function serves every
+ * method, and a run directory can keep the completed model for --resume and shards.
+ */
+import { TadpoleError } from '../core/errors.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { SentenceSample } from '../io/sample.js';
+import { selectorFactory } from '../select/registry.js';
+import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
+import { fitModel, type FitOptions } from './fit.js';
+
+/**
+ * Does a fit without a general sample wait for the corpus? Methods that need general text
+ * (dsir, moore-lewis, distance) and tadpole's default detector (an ensemble contrasting
+ * task and general text) do; a detector named by the user (the paper's task-only setting,
+ * --detector iforest) and methods that ignore general text (random, knn-tapt) fit at once.
+ */
+export function completesFromCorpus(method: string, options: Record<string, unknown>): boolean {
+  if (selectorFactory(method).needsGeneral) return true;
+  return method === 'tadpole' && options.detector === undefined;
+}
+
+/** True for a model that still waits for its corpus sample. */
+export function needsCompletion(model: ModelFile): boolean {
+  return !!model.completion && !model.completion.sample && !model.selector;
+}
+
+/** The model file of a fit deferred to filter time: method, options, seed, task sentences. */
+export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { sampleSize: number }): ModelFile {
+  selectorFactory(opts.method); // unknown method: the usual error now, not at filter time
+  if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
+  if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `--general-sample must be a positive integer, got ${opts.sampleSize}`);
+  const embedder = opts.embedder ? Object.fromEntries(Object.entries(opts.embedder).filter(([k, v]) => k !== 'log' && v !== undefined)) : undefined;
+  return {
+    format: MODEL_FORMAT,
+    version: MODEL_VERSION,
+    method: opts.method,
+    embedder: null,
+    fit: { seed: opts.seed, options: opts.options },
+    counts: { taskSentences: opts.task.length, generalSentences: 0, taskFiles: opts.taskFiles ?? [], generalFiles: [] },
+    completion: { task: opts.task, sampleSize: opts.sampleSize, ...(embedder ? { embedder } : {}) },
+  };
+}
+
+export interface CompleteOptions {
+  /** Filter-time embedder overrides (model folder, device, batch size). */
+  embedder?: Partial<EmbedderSpec>;
+  log?: (line: string) => void;
+}
+
+/**
+ * The method's own fit, re-run on the stored task sentences with `sample` as the general
+ * sample (same method, options and seed). The completed model records the sample's
+ * fingerprint and drops the task sentences.
+ */
+export async function completeModel(model: ModelFile, sample: SentenceSample, opts: CompleteOptions = {}): Promise<ModelFile> {
+  const c = model.completion;
+  if (!c || !c.task || !needsCompletion(model)) throw new TadpoleError('TADPOLE_INTERNAL', 'completeModel: the model does not wait for completion');
+  if (sample.sentences.length === 0) {
+    throw new TadpoleError('TADPOLE_INPUT', 'the corpus gave no sentences to complete the model with (is it empty, or read with the wrong --format/--text-field?)');
+  }
+  // The embedder named at fit time; on this machine its files may live elsewhere and run on
+  // another device (those overrides apply), while what it computes (dims, pooling) is fixed:
+  // a filter-time --dims that differs is refused by openScorer's fingerprint check.
+  const named = c.embedder as Partial<EmbedderSpec> | undefined;
+  const local: Partial<EmbedderSpec> = {};
+  for (const k of ['modelDir', 'onnxFile', 'device', 'batchSize', 'threads'] as const) {
+    if (opts.embedder?.[k] !== undefined) (local as Record<string, unknown>)[k] = opts.embedder[k];
+  }
+  const embedder = named ? ({ ...named, ...local, kind: named.kind } as EmbedderSpec) : undefined;
+  const fitted = await fitModel({
+    method: model.method,
+    task: c.task,
+    general: sample.sentences,
+    ...(embedder ? { embedder } : {}),
+    seed: model.fit.seed,
+    options: model.fit.options,
+    taskFiles: model.counts.taskFiles,
+    generalFiles: [],
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  return {
+    ...fitted,
+    completion: {
+      sampleSize: c.sampleSize,
+      sample: {
+        fingerprint: sample.fingerprint,
+        sentences: sample.sentences.length,
+        size: sample.size,
+        seed: sample.seed,
+        sampler: sample.sampler,
+        bytesRead: sample.bytesRead,
+        documents: sample.documents,
+      },
+    },
+  };
+}

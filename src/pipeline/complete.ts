@@ -1,0 +1,87 @@
+import { existsSync, type WriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { TadpoleError } from '../core/errors.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { ReaderOptions } from '../io/documents.js';
+import { isGzipFile, STDIN } from '../io/input.js';
+import { sampleSentences } from '../io/sample.js';
+import { completeModel, needsCompletion } from '../model/complete.js';
+import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
+import { runPaths } from '../shard/layout.js';
+import type { Ledger } from '../store/ledger.js';
+
+/** What the completion did, for --stats and stderr. */
+export interface CompletionInfo extends CompletionSample {
+  seconds: number;
+  /** Taken from the run directory (--resume, another shard) rather than sampled again. */
+  reused: boolean;
+}
+
+export interface CorpusCompletion {
+  model: ModelFile;
+  /** Undefined when the model needed no completion. */
+  info?: CompletionInfo;
+}
+
+export interface CompleteFromCorpusOptions {
+  stdin?: Readable;
+  /** stdin's bytes are copied here by the sampling pass (it is the only one to see them). */
+  spool?: WriteStream;
+  embedder?: Partial<EmbedderSpec>;
+  log?: (line: string) => void;
+}
+
+function mb(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/**
+ * A model fitted without --general, completed from a seeded sample of `inputs` (the
+ * corpus about to be filtered); any other model is returned as it is.
+ */
+export async function completeFromCorpus(model: ModelFile, inputs: string[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+  if (!needsCompletion(model)) return { model };
+  const t0 = performance.now();
+  const size = model.completion!.sampleSize;
+  const seed = model.fit.seed;
+  const sample = await sampleSentences(inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
+  const how = sample.sampler === 'seek'
+    ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
+    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${inputs.includes(STDIN) ? 'stdin' : inputs.some(isGzipFile) ? 'gzip' : 'an input under 64 MB'} is read whole`;
+  opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
+  if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
+  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
+}
+
+/**
+ * The same, once per run directory: the completed model is kept there and its sample's
+ * fingerprint claimed in the ledger, so --resume and every shard score with the very same
+ * model (a shard that drew a different sample, i.e. saw other inputs, is refused).
+ */
+export async function completeInRunDir(model: ModelFile, inputs: string[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+  if (!needsCompletion(model)) return { model };
+  const path = runPaths(runDir).completedModel;
+  const recorded = ledger.meta('completion');
+  if (recorded !== undefined && existsSync(path)) {
+    const kept = readModel(path);
+    const sample = kept.completion?.sample;
+    if (!sample || sample.fingerprint !== recorded) {
+      throw new TadpoleError('TADPOLE_RUN', `${path} does not hold the completion the run recorded (fingerprint ${recorded}): the run directory is damaged; start a new --run-dir`);
+    }
+    opts.log?.(`model fitted without --general: reusing the completion recorded in ${runDir} (sample fingerprint ${sample.fingerprint}, ${sample.sentences} sentences)`);
+    return { model: kept, info: { ...sample, seconds: 0, reused: true } };
+  }
+  if (inputs.includes(STDIN)) {
+    throw new TadpoleError('TADPOLE_USAGE', 'a model fitted without --general is completed from the corpus, which a --run-dir run cannot sample from stdin: give the input as files, or refit with --general FILE');
+  }
+  const done = await completeFromCorpus(model, inputs, reader, opts);
+  const fp = done.info!.fingerprint;
+  writeModel(path, done.model);
+  const inForce = ledger.claim('completion', fp);
+  if (inForce !== fp) {
+    throw new TadpoleError('TADPOLE_RUN', `this process drew corpus sample ${fp}, but ${runDir} was completed with ${inForce}: every shard must see the same inputs`);
+  }
+  ledger.event(null, 'complete', `${done.model.method} completed from ${done.info!.sentences} corpus sentences (${done.info!.sampler}), fingerprint ${fp}`);
+  return done;
+}
