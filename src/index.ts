@@ -5,8 +5,9 @@ export { sharedDir, sharedPath } from './core/shared.js';
 
 export { readDocuments, resolveFormat, ReadCounters, DEFAULT_READER, type Doc, type ReaderOptions, type ReadOptions } from './io/documents.js';
 export { readSentences } from './io/sentences.js';
+export { sampleSentences, type SentenceSample, type SampleOptions } from './io/sample.js';
 export { Sink } from './io/sink.js';
-export { splitSentences } from './text/sentences.js';
+export { splitSentences, MAX_WRAPPED_LENGTH, type SplitOptions } from './text/sentences.js';
 
 export type { Embedder, EmbedderFingerprint } from './embed/embedder.js';
 export { createEmbedder, type EmbedderSpec } from './embed/factory.js';
@@ -22,6 +23,8 @@ export { selectorFactory, METHOD_NAMES } from './select/registry.js';
 export { readModel, writeModel, validateModel, type ModelFile } from './model/file.js';
 export { fitModel, type FitOptions } from './model/fit.js';
 export { openScorer } from './model/open.js';
+export { completeModel, completesFromCorpus, deferFit, needsCompletion } from './model/complete.js';
+export { completeFromCorpus, type CompletionInfo } from './pipeline/complete.js';
 
 export { segmentBounds, type SegmentRecord } from './segment/segments.js';
 export { exactCut, isKept, selectKeptInMemory, type Cut, type KeepBy } from './cut/exact.js';

@@ -23,6 +23,20 @@ describe('library API (the README example)', () => {
     expect(kept.filter((k) => k.source === 'bio').length).toBeGreaterThan(kept.length / 2);
   });
 
+  it('a deferred fit (no general sample) is completed by runFilter from the corpus (the README example)', async () => {
+    const mix = realMix(30);
+    const corpus = join(tmp.dir, 'corpus2.jsonl');
+    writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
+    const model = api.deferFit({ method: 'dsir', task: chemprotSentences(600), seed: 0, options: {}, sampleSize: 1000 });
+    const out = join(tmp.dir, 'kept2.jsonl');
+    const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
+    expect(stats.completion?.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(stats.completion?.sentences).toBe(1000);
+    const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
+    expect(kept.filter((k) => k.source === 'bio').length).toBeGreaterThan(kept.length / 2);
+  });
+
   it('exports every method and detector by name', () => {
     expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
     expect(api.DETECTOR_NAMES).toEqual(expect.arrayContaining(['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm']));

@@ -128,6 +128,18 @@ const MIXES = {
     'forum-politics': await readDocs('forum-20newsgroups/docs.jsonl.gz', { where: ngAny('talk.politics.misc', 'talk.politics.guns') }),
     wsj: await readDocs('news-wsj-ptb-sample/docs.jsonl.gz', { wrap: 70 }),
   } }),
+  // Only the in-domain source hard-wrapped (BBC at 70 columns); distractors as published.
+  'wrapped-in-only': async () => ({ in: await readDocs('news-bbc/docs.jsonl.gz', { wrap: 70 }), out: {
+    speech: await readDocs('speech-us-presidential/docs.jsonl.gz', { chunkParagraphs: 6 }),
+    'forum-politics': await readDocs('forum-20newsgroups/docs.jsonl.gz', { where: ngAny('talk.politics.misc', 'talk.politics.guns') }),
+    wsj: await readDocs('news-wsj-ptb-sample/docs.jsonl.gz'),
+  } }),
+  // Only the distractors hard-wrapped; the in-domain BBC text unwrapped.
+  'wrapped-out-only': async () => ({ in: await readDocs('news-bbc/docs.jsonl.gz'), out: {
+    speech: await readDocs('speech-us-presidential/docs.jsonl.gz', { chunkParagraphs: 6, wrap: 70 }),
+    'forum-politics': await readDocs('forum-20newsgroups/docs.jsonl.gz', { where: ngAny('talk.politics.misc', 'talk.politics.guns') }),
+    wsj: await readDocs('news-wsj-ptb-sample/docs.jsonl.gz', { wrap: 70 }),
+  } }),
 };
 
 function shuffle(a, rng) {

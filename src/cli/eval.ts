@@ -4,7 +4,8 @@ import { TadpoleError, usageError } from '../core/errors.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { loadSpec } from '../eval/spec.js';
-import { runEval } from '../eval/run.js';
+import { runEval, type EvalResult } from '../eval/run.js';
+import { formatSuite, summarizeSuite } from '../eval/suite.js';
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { formatTable, toJSON } from '../report/table.js';
@@ -13,9 +14,9 @@ import { renderReport } from '../report/html.js';
 const spec: CommandSpec = {
   name: 'eval',
   summary: 'compare selection methods on a labelled mix of real text (the paper\'s Figure 5)',
-  usage: 'tadpole eval --spec FILE [--json] [--report FILE] [--methods a,b] [--seed S] [--work-dir DIR] [--max-sentences N]',
+  usage: 'tadpole eval --spec FILE... | SPEC.json... [--json] [--report FILE] [--methods a,b] [--seed S] [--work-dir DIR] [--max-sentences N]',
   flags: [
-    { name: 'spec', type: 'string', arg: 'FILE', help: 'evaluation spec (JSON; see corpora/README.md)' },
+    { name: 'spec', type: 'list', arg: 'FILE...', help: 'evaluation spec(s) (JSON; see corpora/README.md); several specs (e.g. corpora/suite/*.json) add the suite table: every method x every mix, mean and minimum' },
     { name: 'json', type: 'boolean', help: 'print the results as JSON instead of a table' },
     { name: 'report', type: 'string', arg: 'FILE', help: 'also write a self-contained HTML report' },
     { name: 'methods', type: 'list', arg: 'NAME...', help: 'run only these methods of the spec (names or titles, comma or space separated)' },
@@ -24,11 +25,13 @@ const spec: CommandSpec = {
     { name: 'max-sentences', type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
     evalWorkersFlag,
   ],
-  notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json).
+  notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json)
+and the selection suite in corpora/suite/ (one task/mix pair per domain).
 Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or ../shared).
 
-Example:
-  tadpole eval --spec corpora/smoke-bio.json --report report.html`,
+Examples:
+  tadpole eval --spec corpora/smoke-bio.json --report report.html
+  tadpole eval corpora/suite/*.json --methods random,dsir,tadpole`,
 };
 
 async function writeAtomic(path: string, data: string): Promise<void> {
@@ -44,26 +47,39 @@ async function writeAtomic(path: string, data: string): Promise<void> {
 export const command: Command = {
   spec,
   async run(args, io) {
-    const specFile = str(args, 'spec') ?? args.positionals[0];
-    if (!specFile) throw usageError(`tadpole eval needs --spec FILE; see 'tadpole eval --help'`);
-    const evalSpec = await loadSpec(resolve(io.cwd, specFile));
+    const specFiles = [...list(args, 'spec'), ...args.positionals];
+    if (specFiles.length === 0) throw usageError(`tadpole eval needs --spec FILE; see 'tadpole eval --help'`);
     const seed = num(args, 'seed');
-    if (seed !== undefined) evalSpec.seed = seed;
     const methods = list(args, 'methods').flatMap((m) => m.split(',')).filter(Boolean);
     const maxSentences = num(args, 'maxSentences');
     if (maxSentences !== undefined && maxSentences < 1) throw usageError(`--max-sentences must be at least 1, got ${maxSentences}`);
     const workDir = str(args, 'workDir');
     const log = io.stderrIsTTY ? (line: string) => io.stderr.write(`tadpole eval: ${line}\n`) : undefined;
-    const result = await runEval(evalSpec, {
-      engine: defaultEngineWith(workersFrom(args, undefined)),
-      ...(methods.length ? { methods } : {}),
-      ...(workDir ? { workDir: resolve(io.cwd, workDir) } : {}),
-      ...(maxSentences !== undefined ? { maxSentences } : {}),
-      ...(log ? { log } : {}),
-    });
+    const json = bool(args, 'json');
     const reportFile = str(args, 'report');
-    if (reportFile) await writeAtomic(resolve(io.cwd, reportFile), renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
-    io.stdout.write(bool(args, 'json') ? JSON.stringify(toJSON(result)) + '\n' : formatTable(result));
+    if (reportFile && specFiles.length > 1) throw usageError('--report writes one spec\'s report: give one spec with --report');
+    const engine = defaultEngineWith(workersFrom(args, undefined));
+    const results: EvalResult[] = [];
+    for (const [i, specFile] of specFiles.entries()) {
+      const evalSpec = await loadSpec(resolve(io.cwd, specFile));
+      if (seed !== undefined) evalSpec.seed = seed;
+      const result = await runEval(evalSpec, {
+        engine,
+        ...(methods.length ? { methods } : {}),
+        ...(workDir ? { workDir: resolve(io.cwd, specFiles.length > 1 ? `${workDir}/${i}` : workDir) } : {}),
+        ...(maxSentences !== undefined ? { maxSentences } : {}),
+        ...(log ? { log } : {}),
+      });
+      results.push(result);
+      if (reportFile) await writeAtomic(resolve(io.cwd, reportFile), renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
+      if (!json) io.stdout.write(formatTable(result) + (specFiles.length > 1 ? '\n' : ''));
+    }
+    if (json) {
+      const one = results.map(toJSON);
+      io.stdout.write(JSON.stringify(one.length === 1 ? one[0] : { specs: one, suite: summarizeSuite(results) }) + '\n');
+    } else if (results.length > 1) {
+      io.stdout.write(formatSuite(summarizeSuite(results), results, `suite of ${results.length} mixes`));
+    }
     return 0;
   },
 };

@@ -3,6 +3,7 @@ import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
+import { warnNearRandom } from './model-warnings.js';
 import { runFilter } from '../pipeline/filter.js';
 import { runFilterInDir } from '../pipeline/filter-dir.js';
 import { fileSha256 } from '../shard/fingerprint.js';
@@ -54,6 +55,7 @@ export const command: Command = {
     const modelPath = str(args, 'model');
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
     const model = readModel(modelPath);
+    warnNearRandom(model, io);
     const reader = readerOptionsFrom(args);
     const output = str(args, 'output');
     const quiet = bool(args, 'quiet');

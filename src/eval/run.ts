@@ -20,6 +20,8 @@ export interface MethodResult {
   kept_share: Record<string, number>;
   /** Kept in-domain sentences / kept sentences. */
   precision: number;
+  /** Kept in-domain characters (UTF-8 bytes of the kept segments) / kept characters: the issue-10 measure. */
+  precisionChars: number;
   /** Kept in-domain sentences / all in-domain sentences of the mix. */
   recall: number;
   seconds: number;
@@ -92,6 +94,8 @@ interface Scored {
   scores: Float64Array;
   weights: Float64Array;
   labels: Uint8Array;
+  /** UTF-8 bytes of each segment's sentences. */
+  bytes: Float64Array;
   /** Documents and segment bytes per label in what was scored (the prefix with --max-sentences). */
   docsBy: Float64Array;
   bytesBy: Float64Array;
@@ -102,6 +106,7 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
   const scores: number[] = [];
   const weights: number[] = [];
   const labels: number[] = [];
+  const segBytes: number[] = [];
   const docsBy = new Float64Array(mix.labels.length);
   const bytesBy = new Float64Array(mix.labels.length);
   let sentences = 0;
@@ -119,10 +124,11 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
       scores.push(r.score);
       weights.push(r.sentences);
       labels.push(l);
+      segBytes.push(r.bytes);
       sentences += r.sentences;
     }
   }
-  return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), docsBy, bytesBy };
+  return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), bytes: Float64Array.from(segBytes), docsBy, bytesBy };
 }
 
 /**
@@ -173,6 +179,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const keptBy = new Float64Array(L);
       const allBy = new Float64Array(L);
       let keptSegments = 0;
+      let keptChars = 0;
+      let keptCharsIn = 0;
       let cut = -Infinity;
       for (let i = 0; i < scored.scores.length; i++) {
         const l = scored.labels[i] as number;
@@ -181,6 +189,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         if (kept[i]) {
           keptBy[l] = (keptBy[l] as number) + w;
           keptSegments++;
+          keptChars += scored.bytes[i] as number;
+          if (l === inIdx) keptCharsIn += scored.bytes[i] as number;
           cut = Math.max(cut, scored.scores[i] as number);
         }
       }
@@ -195,6 +205,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         embedder: embedderName(m),
         kept_share,
         precision: keptTotal > 0 ? inKept / keptTotal : 0,
+        precisionChars: keptChars > 0 ? keptCharsIn / keptChars : 0,
         recall: (allBy[inIdx] as number) > 0 ? inKept / (allBy[inIdx] as number) : 0,
         seconds,
         fitSeconds,

@@ -39,7 +39,12 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
   switch (fs.format) {
     case 'jsonl-text': {
       const field = fs.field ?? 'text';
+      const where = fs.where;
       for await (const rec of jsonlRecords(file, fs)) {
+        if (where) {
+          const v = String(rec[where.field]);
+          if ((where.in && !where.in.includes(v)) || (where.notIn && where.notIn.includes(v))) continue;
+        }
         const t = rec[field];
         if (typeof t === 'string') yield t;
       }
@@ -130,20 +135,60 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
   }
 }
 
-/** Documents of a file set, normalised, deduplicated if asked, empty ones dropped. */
+/** Greedy pieces of about `size` characters, cut at `sep`; pieces are joined back with `sep`. */
+function pack(parts: string[], size: number, sep: string): string[] {
+  const out: string[] = [];
+  let cur: string[] = [];
+  let len = 0;
+  for (const p of parts) {
+    cur.push(p);
+    len += p.length + sep.length;
+    if (len >= size) {
+      out.push(cur.join(sep));
+      cur = [];
+      len = 0;
+    }
+  }
+  if (cur.length) out.push(cur.join(sep));
+  return out;
+}
+
+/**
+ * A long document cut at blank lines into pieces of about `size` characters; a paragraph
+ * longer than twice that (web text: one item per line) is cut at its line breaks.
+ */
+export function chunkDocument(text: string, size: number): string[] {
+  if (text.length <= size) return [text];
+  const paragraphs = text.split(/\n[ \t]*\n/).flatMap((p) => (p.length > 2 * size ? pack(p.split('\n'), size, '\n') : [p]));
+  return pack(paragraphs, size, '\n\n').map((c) => c.trim()).filter(Boolean);
+}
+
+/**
+ * Documents of a file set: normalised, split if asked (by whole source document, so a
+ * held-out book never shares text with the rest), chunked, deduplicated if asked, empty
+ * ones dropped.
+ */
 export async function* readSourceDocs(fs: FileSetSpec): AsyncIterable<string> {
   const norm = normalizer(fs.normalize ?? []);
   const minChars = fs.minChars ?? 1;
   const seen = fs.dedupe ? new Set<string>() : undefined;
+  let index = 0;
   for (const file of fs.files) {
     for await (const raw of rawDocs(file, fs)) {
-      const text = norm(raw).trim();
-      if (text.length < minChars) continue;
-      if (seen) {
-        if (seen.has(text)) continue;
-        seen.add(text);
+      const whole = norm(raw).trim();
+      if (whole.length < minChars) continue;
+      if (fs.split) {
+        const heldOut = index++ % fs.split.every === 0;
+        if (heldOut !== (fs.split.part === 'held-out')) continue;
       }
-      yield text;
+      for (const text of fs.chunkChars ? chunkDocument(whole, fs.chunkChars) : [whole]) {
+        if (text.length < minChars) continue;
+        if (seen) {
+          if (seen.has(text)) continue;
+          seen.add(text);
+        }
+        yield text;
+      }
     }
   }
 }

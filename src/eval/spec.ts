@@ -37,6 +37,31 @@ export interface FileSetSpec {
   dedupe?: boolean;
   /** Drop documents shorter than this many characters (after normalisation); default 1. */
   minChars?: number;
+  /**
+   * Cut documents longer than this many characters at paragraph breaks (blank lines; line
+   * breaks inside a paragraph longer than twice this) into pieces of about this size:
+   * whole Gutenberg books (~440 KB each) would otherwise fill a small mix's budget with one book.
+   */
+  chunkChars?: number;
+  /**
+   * Deterministic document split, so one file can give both a task and a disjoint corpus:
+   * whole source document i (counted after normalisation, before chunking and dedupe) is "held-out" when
+   * i % every === 0, else "rest". A task takes `held-out`, the source `rest`.
+   */
+  split?: DocSplit;
+  /** jsonl-text: keep only records whose `field` is (in) / is not (notIn) one of these values, e.g. BBC categories. */
+  where?: RecordFilter;
+}
+
+export interface RecordFilter {
+  field: string;
+  in?: string[];
+  notIn?: string[];
+}
+
+export interface DocSplit {
+  every: number;
+  part: 'held-out' | 'rest';
 }
 
 export interface SourceSpec extends FileSetSpec {
@@ -81,7 +106,7 @@ export interface EvalSpec {
   maxTaskSentences?: number;
 }
 
-const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram'];
+const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram', 'classifier', 'auto'];
 
 function bad(where: string, msg: string): TadpoleError {
   return new TadpoleError('TADPOLE_USAGE', `invalid eval spec (${where}): ${msg}`);
@@ -101,6 +126,17 @@ function checkFileSet(fs: FileSetSpec, where: string): void {
   for (const s of fs.normalize ?? []) {
     if (!NORMALIZE_STEPS.includes(s)) throw bad(where, `unknown normalize step "${s}"; should be one of: ${NORMALIZE_STEPS.join(', ')}`);
   }
+  if (fs.chunkChars !== undefined && !(Number.isInteger(fs.chunkChars) && fs.chunkChars >= 100)) throw bad(where, `"chunkChars" must be an integer >= 100, got ${fs.chunkChars}`);
+  if (fs.split !== undefined) {
+    const { every, part } = fs.split;
+    if (!(Number.isInteger(every) && every >= 2)) throw bad(where, `"split.every" must be an integer >= 2, got ${every}`);
+    if (part !== 'held-out' && part !== 'rest') throw bad(where, `"split.part" must be "held-out" or "rest", got ${JSON.stringify(part)}`);
+  }
+}
+
+/** Task and source read disjoint documents of a shared file: complementary parts of the same split. */
+function disjointSplits(task: FileSetSpec, src: FileSetSpec): boolean {
+  return !!task.split && !!src.split && task.split.every === src.split.every && task.split.part !== src.split.part;
 }
 
 /** Validate a parsed spec, fill defaults, resolve paths. */
@@ -130,7 +166,8 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
   const task = { ...r.task, files: r.task.files.map(resolveSharedPath) };
   const taskFiles = new Set(task.files);
   for (const s of sources) {
-    for (const f of s.files) if (taskFiles.has(f)) throw bad(`source "${s.label}"`, `${f} is also a task file; a source cannot be both task and corpus`);
+    if (disjointSplits(task, s)) continue;
+    for (const f of s.files) if (taskFiles.has(f)) throw bad(`source "${s.label}"`, `${f} is also a task file; a source cannot be both task and corpus (unless both give complementary "split" parts)`);
   }
   if (!Array.isArray(r.methods) || r.methods.length === 0) throw bad(origin, '"methods" must be a non-empty array');
   const methods = r.methods.map((m, i) => {

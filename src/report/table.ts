@@ -42,6 +42,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       embedder: m.embedder,
       kept_share: m.kept_share,
       precision: m.precision,
+      precision_chars: m.precisionChars,
       recall: m.recall,
       seconds: m.seconds,
       kept_sentences: m.keptSentences,

@@ -5,17 +5,20 @@
  * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { hashedNgrams, tokenize } from '../text/ngrams.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
 import { intOpt, needGeneral, needTask, numOpt } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
 export function bucketLogProbs(sentences: string[], buckets: number, alpha: number): Float32Array {
   const counts = new Float64Array(buckets);
+  const hasher = new NgramHasher(buckets);
   let total = 0;
-  for (const s of sentences) for (const b of hashedNgrams(tokenize(s), buckets, 2)) {
-    counts[b] = (counts[b] as number) + 1;
-    total++;
+  for (const s of sentences) {
+    const n = hasher.hash(s);
+    const ids = hasher.ids;
+    for (let j = 0; j < n; j++) counts[ids[j] as number] = (counts[ids[j] as number] as number) + 1;
+    total += n;
   }
   const out = new Float32Array(buckets);
   const denom = Math.log(total + alpha * buckets);
@@ -26,16 +29,22 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
 class DsirScorer implements SentenceScorer {
   readonly method = 'dsir';
   private readonly logRatio: Float32Array;
+  private readonly hasher: NgramHasher;
   constructor(task: Float32Array, general: Float32Array) {
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
+    this.hasher = new NgramHasher(this.logRatio.length);
   }
   async score(sentences: string[]): Promise<Float64Array> {
-    const buckets = this.logRatio.length;
-    return Float64Array.from(sentences, (s) => {
+    const out = new Float64Array(sentences.length);
+    const lr = this.logRatio;
+    for (let i = 0; i < sentences.length; i++) {
+      const n = this.hasher.hash(sentences[i] as string);
+      const ids = this.hasher.ids;
       let w = 0;
-      for (const b of hashedNgrams(tokenize(s), buckets, 2)) w += this.logRatio[b] as number;
-      return -w;
-    });
+      for (let j = 0; j < n; j++) w += lr[ids[j] as number] as number;
+      out[i] = -w;
+    }
+    return out;
   }
   async dispose(): Promise<void> {}
 }

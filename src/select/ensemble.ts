@@ -15,7 +15,7 @@ import { needGeneral } from './options.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Methods usable as components; any other name is a tadpole detector. */
-const METHOD_COMPONENTS = ['moore-lewis', 'distance', 'dsir'];
+const METHOD_COMPONENTS = ['moore-lewis', 'distance', 'dsir', 'classifier'];
 /** General sentences scored for the z-normalisation: the std of a mean of 2,000 is stable to ~2%. */
 const CALIBRATION_SENTENCES = 2000;
 
@@ -33,7 +33,7 @@ export function parseComponents(v: unknown): string[] {
   return names;
 }
 
-async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
+export async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
   // Loaded lazily: the registry imports tadpole.ts, which imports this file.
   const { selectorFactory } = await import('./registry.js');
   if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options: {} };

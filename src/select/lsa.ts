@@ -7,7 +7,8 @@ import { b64ToF32, b64ToI32, f32ToB64, i32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { normalizeRows, orthonormalizeColumns, symmetricEigen } from './linalg.js';
-import { termCounts, tfidfRows, type Csr } from './sparse.js';
+import { HASH_BUCKETS, termCounts, tfidfRows, type Csr } from './sparse.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
 
 export interface LsaOptions {
   dims?: number;
@@ -40,19 +41,50 @@ export class Lsa {
     this.idf64 = Float64Array.from(idf);
   }
 
-  /** Rows of L2-normalised LSA coordinates (n x dims). */
+  /** Bucket -> column (-1: no column), built on first use: a typed-array lookup, not a Map. */
+  private columnOf?: Int32Array;
+  private hasher?: NgramHasher;
+  private scratch = new Uint32Array(1024);
+
+  /**
+   * Rows of L2-normalised LSA coordinates (n x dims): the projection of each sentence's
+   * sublinear tf-idf row, straight from the char-code hasher (the tf-idf row's own L2
+   * norm is skipped: the output row is normalised anyway, so it cannot change the result).
+   * This is the scorer's inner loop for distance and the LSA-based detectors.
+   */
   transform(sentences: string[]): Float32Array {
-    const A = tfidfRows(sentences, this.column, this.idf64);
     const d = this.dims;
-    const out = new Float32Array(A.rows * d);
-    for (let r = 0; r < A.rows; r++) {
-      for (let j = A.ptr[r] as number; j < (A.ptr[r + 1] as number); j++) {
-        const c = A.idx[j] as number;
-        const v = A.val[j] as number;
-        for (let k = 0; k < d; k++) out[r * d + k] = (out[r * d + k] as number) + v * (this.components[c * d + k] as number);
+    const comps = this.components;
+    const idf = this.idf64;
+    if (!this.columnOf) {
+      this.columnOf = new Int32Array(HASH_BUCKETS).fill(-1);
+      for (const [b, c] of this.column) this.columnOf[b] = c;
+      this.hasher = new NgramHasher(HASH_BUCKETS);
+    }
+    const columnOf = this.columnOf;
+    const hasher = this.hasher as NgramHasher;
+    const out = new Float32Array(sentences.length * d);
+    for (let r = 0; r < sentences.length; r++) {
+      const n = hasher.hash(sentences[r] as string);
+      if (n > this.scratch.length) this.scratch = new Uint32Array(n * 2);
+      const ids = this.scratch.subarray(0, n);
+      ids.set(hasher.ids.subarray(0, n));
+      ids.sort();
+      const base = r * d;
+      for (let i = 0; i < n; ) {
+        const b = ids[i] as number;
+        let j = i + 1;
+        while (j < n && ids[j] === b) j++;
+        const c = columnOf[b] as number;
+        if (c >= 0) {
+          const v = (1 + Math.log(j - i)) * (idf[c] as number);
+          const off = c * d;
+          for (let k = 0; k < d; k++) out[base + k] = (out[base + k] as number) + v * (comps[off + k] as number);
+        }
+        i = j;
       }
     }
-    return normalizeRows(out, A.rows, d);
+    return normalizeRows(out, sentences.length, d);
   }
 
   toJSON(): LsaJSON {

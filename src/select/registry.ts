@@ -1,5 +1,7 @@
 /** Every selection method by name (`--method NAME`). */
 import { TadpoleError } from '../core/errors.js';
+import { autoSelector } from './auto.js';
+import { classifierSelector } from './classifier.js';
 import { distanceSelector } from './distance.js';
 import { dsirSelector } from './dsir.js';
 import { knnTaptSelector } from './knn-tapt.js';
@@ -9,7 +11,7 @@ import type { SelectorFactory } from './selector.js';
 import { tadpoleSelector } from './tadpole.js';
 import { textgramSelector } from './textgram.js';
 
-const FACTORIES: readonly SelectorFactory[] = [tadpoleSelector, randomSelector, distanceSelector, knnTaptSelector, mooreLewisSelector, dsirSelector, textgramSelector];
+const FACTORIES: readonly SelectorFactory[] = [tadpoleSelector, randomSelector, distanceSelector, knnTaptSelector, mooreLewisSelector, dsirSelector, textgramSelector, classifierSelector, autoSelector];
 
 export const METHOD_NAMES: readonly string[] = FACTORIES.map((f) => f.method);
 

@@ -20,8 +20,8 @@ function result(): EvalResult {
     taskSentences: 10,
     generalSentences: 20,
     methods: [
-      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
-      { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, recall: 0.2, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
+      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, precisionChars: 0.9, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
+      { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, precisionChars: 0.4, recall: 0.2, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
     ],
   };
 }

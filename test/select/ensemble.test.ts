@@ -21,16 +21,17 @@ function meanStd(xs: Float64Array): [number, number] {
   return [m, Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length)];
 }
 
-describe.skipIf(!HAVE_SHARED)('tadpole default (ensemble of z-normalised selectors)', () => {
-  it('with a general sample, the default is the ensemble of the documented components', async () => {
+describe.skipIf(!HAVE_SHARED)('tadpole --detector ensemble (z-normalised selectors)', () => {
+  it('with a general sample, the default is auto (held-out measured), not the ensemble', async () => {
     const mix = smallMix();
     const json = await tadpoleSelector.fit({ task: mix.task, general: mix.general, seed: SEED, options: {} });
-    expect(json.params).toEqual({ detector: 'ensemble', components: TADPOLE_DEFAULTS.components.split(',') });
+    expect(json.params.detector).toBe('auto');
+    expect(TADPOLE_DEFAULTS.detector).toBe('auto');
   });
 
   it('scores = sum of each component z-normalised by its mean/std on the general sample', async () => {
     const mix = smallMix();
-    const [ens] = await scoresOf('tadpole', {}, mix.general, [mix.sentences]);
+    const [ens] = await scoresOf('tadpole', { detector: 'ensemble' }, mix.general, [mix.sentences]);
     const expected = new Float64Array(mix.sentences.length);
     for (const name of TADPOLE_DEFAULTS.components.split(',')) {
       // The general sample here (100) is under the calibration size, so all of it calibrates.

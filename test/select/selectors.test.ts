@@ -85,8 +85,8 @@ describe.skipIf(!HAVE_SHARED)('selectors on a small real bio-vs-news mix', () =>
 });
 
 describe('registry', () => {
-  it('lists every method from the papers', () => {
-    expect([...METHOD_NAMES].sort()).toEqual(['distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
+  it('lists every method from the papers, the classifier and auto', () => {
+    expect([...METHOD_NAMES].sort()).toEqual(['auto', 'classifier', 'distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
   });
   it('an unknown method is a usage error naming the choices', () => {
     expect(() => selectorFactory('bm25')).toThrow(/unknown method "bm25"; should be one of: tadpole, random/);

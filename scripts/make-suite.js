@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+/**
+ * Writes the selection suite (corpora/suite/*.json): one task/mix pair per domain, each mix
+ * ~1.5 MB with the in-domain source at 25-35% of the bytes, a near-domain distractor
+ * (medical leaflets vs bio, finance vs news, bio vs cs, news vs speeches, ...), and
+ * line-structured or hard-wrapped documents (OHSUMED, Reuters, Gutenberg, leaflets, ABC).
+ * Tasks never share a document with their mix: separate task datasets where they exist,
+ * else a held-out document split of the source (`split`). Run: node scripts/make-suite.js
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+
+const C = 'corpora/';
+const SRC = {
+  bio: [
+    { files: [`${C}bio-ohsumed/docs.jsonl.gz`], format: 'jsonl-text', w: 0.5, note: 'MEDLINE abstracts: title line, then one sentence per line (line-structured).' },
+    { files: [`${C}bio-pubmedqa/ori_pqal.json.gz`], format: 'pubmedqa', w: 0.2 },
+    { files: [`${C}bio-hallmarks-of-cancer/docs.jsonl.gz`], format: 'jsonl-text', normalize: ['detokenize'], w: 0.3, note: 'one tokenised sentence per line: detokenised.' },
+  ],
+  cs: [
+    { files: [`${C}cs-scisummnet-acl-papers/docs.jsonl.gz`], format: 'scisummnet', parts: 'full', chunkChars: 4000, w: 0.6, note: 'ACL papers, cut into ~4,000-character pieces.' },
+    { files: [`${C}cs-scitldr-abstracts/train.jsonl.gz`], format: 'jsonl-sentences', field: 'source', w: 0.4 },
+  ],
+  news: [
+    { files: [`${C}news-bbc/docs.jsonl.gz`], format: 'jsonl-text', where: { field: 'category', notIn: ['business'] }, w: 0.6, note: 'BBC politics, sport, entertainment, tech: its business stories are finance text, which would make the news/finance labels disagree with the text.' },
+    { files: [`${C}news-abc-australia/rural.txt.gz`, `${C}news-abc-australia/science.txt.gz`], format: 'lines', docs: 'blank-line', w: 0.4, note: 'one sentence per line.' },
+  ],
+  finance: [
+    { files: [`${C}news-reuters21578-apte/docs.jsonl.gz`], format: 'jsonl-text', w: 0.75, note: 'upper-case headline, hard-wrapped body.' },
+    { files: [`${C}news-wsj-ptb-sample/docs.jsonl.gz`], format: 'jsonl-text', w: 0.15 },
+    { files: [`${C}finance-seeking-alpha-summaries/seeking_alpha_articles_new.csv.gz`], format: 'csv', columns: ['summary'], w: 0.1 },
+  ],
+  medical: [
+    { files: [`${C}medical-patient-leaflets/docs.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-tags'], w: 1, note: 'ABPI leaflets, SGML stripped: headings and short lines.' },
+  ],
+  forum: [
+    { files: [`${C}forum-20newsgroups/docs.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-email-headers'], w: 1, note: 'Usenet posts, headers and quoted lines removed.' },
+  ],
+  fiction: [
+    { files: [`${C}fiction-gutenberg/docs.jsonl.gz`], format: 'jsonl-text', chunkChars: 4000, w: 1, note: 'Gutenberg books, hard-wrapped, cut into ~4,000-character pieces.' },
+  ],
+  reviews: [
+    { files: [`${C}reviews-movie-polarity2/docs.jsonl.gz`], format: 'jsonl-text', normalize: ['detokenize', 'truecase'], w: 1, note: 'lower-cased, tokenised, one sentence per line: detokenised, truecased.' },
+  ],
+  speech: [
+    { files: [`${C}speech-us-presidential/docs.jsonl.gz`], format: 'jsonl-text', chunkChars: 4000, w: 1, note: 'inaugural + State of the Union speeches, cut into ~4,000-character pieces.' },
+  ],
+  wiki: [
+    { files: [`${C}wiki-wikitext2/wiki.test.tokens.gz`], format: 'wikitext', normalize: ['strip-unk', 'detokenize'], chunkChars: 4000, w: 1, note: 'wikitext-2 test split (the task is the valid split).' },
+  ],
+  web: [
+    { files: [`${C}web-webtext/docs.jsonl.gz`], format: 'jsonl-text', chunkChars: 2000, w: 1, note: 'overheard quotes, film script, personal ads, wine reviews: one item per line.' },
+  ],
+};
+
+const METHODS = [
+  { name: 'tadpole', title: 'tadpole (default)' },
+  { name: 'random' },
+  { name: 'classifier', title: 'classifier (no self-training)', options: { rounds: 0 } },
+  { name: 'dsir' },
+  { name: 'distance' },
+  { name: 'moore-lewis' },
+  { name: 'tadpole', title: 'ensemble moore-lewis+distance (old default)', options: { detector: 'ensemble' } },
+  { name: 'tadpole', title: 'ensemble classifier+dsir+distance', options: { detector: 'ensemble', components: 'classifier,dsir,distance' } },
+  { name: 'tadpole', title: 'task-knn (fit --task only, before completion)', options: { detector: 'task-knn' } },
+];
+
+/** A source set with the given byte share, an optional held-out split. */
+function sources(label, share, split) {
+  return SRC[label].map(({ w, ...s }) => ({ label, share: +(share * w).toFixed(4), ...s, ...(split ? { split: { every: split, part: 'rest' } } : {}) }));
+}
+
+function spec(name, description, inDomain, task, mix, extra = {}) {
+  const srcs = Object.entries(mix).flatMap(([label, share]) => sources(label, share, label === inDomain ? task.splitOf : undefined));
+  const { splitOf, ...taskSpec } = task;
+  return {
+    name: `suite-${name}`,
+    description,
+    sources: srcs,
+    mixBytes: 1500000,
+    inDomain,
+    task: taskSpec,
+    maxTaskSentences: 3000,
+    methods: METHODS,
+    keep: 0.2,
+    segment: 15,
+    seed: 42,
+    generalSample: 20000,
+    ...extra,
+  };
+}
+
+/** Task = every `every`-th document of the in-domain source (the mix takes the rest). */
+function heldOutTask(label, every) {
+  const s = SRC[label][0];
+  const { w, note, ...fs } = s;
+  return { ...fs, split: { every, part: 'held-out' }, splitOf: every };
+}
+
+const suite = [
+  spec('bio-chemprot', 'Bio task (ChemProt) against medical leaflets (near-domain), cs, news, finance, forum.', 'bio',
+    { files: [`${C}task-chemprot/train.jsonl.gz`, `${C}task-chemprot/dev.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-markers'], dedupe: true },
+    { bio: 0.3, medical: 0.2, cs: 0.15, news: 0.15, finance: 0.1, forum: 0.1 }),
+  spec('cs-aclarc', 'CS task (ACL-ARC citation sentences) against bio (scientific, near-domain), wiki, news, forum.', 'cs',
+    { files: [`${C}task-acl-arc-citation-intent/train.jsonl.gz`], format: 'jsonl-text', normalize: ['detokenize'], dedupe: true },
+    { cs: 0.25, bio: 0.3, wiki: 0.15, news: 0.15, forum: 0.15 }),
+  spec('cs-scierc', 'CS task (SciERC relation sentences; its abstracts are not in the mix) against bio, medical, wiki, news.', 'cs',
+    { files: [`${C}task-scierc-relation/train.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-markers', 'detokenize'], dedupe: true },
+    { cs: 0.3, bio: 0.25, medical: 0.15, wiki: 0.15, news: 0.15 }),
+  spec('news-agnews', 'News task (AG News test: title + description) against finance newswire (near-domain), speeches, wiki, forum.', 'news',
+    { files: [`${C}task-ag-news/test.csv.gz`], format: 'csv', columns: ['title', 'description'], dedupe: true },
+    { news: 0.3, finance: 0.25, speech: 0.15, wiki: 0.15, forum: 0.15 }),
+  spec('finance-phrasebank', 'Finance task (Financial PhraseBank) against BBC/ABC news (near-domain), forum, wiki, reviews.', 'finance',
+    { files: [`${C}task-financial-phrasebank/Sentences_50Agree.txt.gz`], format: 'lines', stripAfterLast: '@', encoding: 'latin1', dedupe: true },
+    { finance: 0.3, news: 0.3, forum: 0.15, wiki: 0.15, reviews: 0.1 }),
+  spec('reviews-mr', 'Reviews task (MR sentence polarity) against fiction, forum, web (wine reviews), news.', 'reviews',
+    { files: [`${C}task-mr-sentence-polarity/text_train.txt.gz`], format: 'lines', normalize: ['detokenize', 'truecase'], dedupe: true },
+    { reviews: 0.3, fiction: 0.2, forum: 0.2, web: 0.1, news: 0.2 }),
+  spec('medical-leaflets', 'Medical-consumer task (held-out leaflets) against bio abstracts (near-domain), forum, news, reviews.', 'medical',
+    heldOutTask('medical', 5),
+    { medical: 0.3, bio: 0.3, forum: 0.15, news: 0.15, reviews: 0.1 }),
+  spec('fiction-gutenberg', 'Fiction task (held-out Gutenberg books, hard-wrapped) against speeches, reviews, wiki, forum, news.', 'fiction',
+    heldOutTask('fiction', 4),
+    { fiction: 0.3, speech: 0.2, reviews: 0.15, wiki: 0.15, forum: 0.1, news: 0.1 }),
+  spec('forum-20ng', 'Forum task (held-out Usenet posts) against reviews, web, news, speeches, cs.', 'forum',
+    heldOutTask('forum', 10),
+    { forum: 0.3, reviews: 0.2, web: 0.1, news: 0.2, speech: 0.1, cs: 0.1 }),
+  spec('speech-presidential', 'Speech task (held-out presidential speeches) against news and finance (near-domain), wiki, fiction.', 'speech',
+    heldOutTask('speech', 5),
+    { speech: 0.3, news: 0.25, finance: 0.15, wiki: 0.15, fiction: 0.15 }),
+  spec('wiki-wikitext', 'Wiki task (wikitext-2 valid articles) against news, speeches, fiction, cs (the mix holds the test articles).', 'wiki',
+    { files: [`${C}wiki-wikitext2/wiki.valid.tokens.gz`], format: 'wikitext', normalize: ['strip-unk', 'detokenize'] },
+    { wiki: 0.25, news: 0.25, speech: 0.15, fiction: 0.15, cs: 0.1, forum: 0.1 }),
+];
+
+mkdirSync('corpora/suite', { recursive: true });
+for (const s of suite) writeFileSync(`corpora/suite/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
+console.log(`wrote ${suite.length} specs to corpora/suite/`);

@@ -1,0 +1,100 @@
+// Suite research (issue 10): every spec of corpora/suite, every METHOD, in one process, with
+// the mix, its sentences and segments cached in $TMPDIR/tadpole-research/suite (so trying a
+// method costs its fit + scoring only). Measured as `tadpole eval` does: 15-sentence segments
+// within documents, the lowest-scoring 20% of sentences kept, the share of kept CHARACTERS
+// (UTF-8 bytes) from the in-domain source; the task is the spec's (capped at
+// maxTaskSentences, seeded), the general sample 5,000 mix sentences (seed + 1), exactly as
+// the eval draws them. Prints methods x mixes, mean and minimum.
+//
+// usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}])
+// env: SPECS=bio-chemprot,cs-aclarc (default: all of corpora/suite); GENERAL=20000 (general
+// sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { loadSpec } from '../../dist/eval/spec.js';
+import { buildMix } from '../../dist/eval/mix.js';
+import { readSourceDocs } from '../../dist/eval/sources.js';
+import { readSentences } from '../../dist/io/sentences.js';
+import { segmentScores } from '../../dist/pipeline/segments.js';
+import { selectKeptInMemory } from '../../dist/cut/exact.js';
+import { fitModel } from '../../dist/model/fit.js';
+import { openScorer } from '../../dist/model/open.js';
+
+const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+async function load(spec) {
+  const dir = join(tmpdir(), 'tadpole-research', 'suite', spec.name);
+  const meta = join(dir, 'cache.json');
+  if (existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8'));
+  mkdirSync(dir, { recursive: true });
+  const mix = await buildMix({ sources: spec.sources, seed: spec.seed, mixBytes: spec.mixBytes, out: join(dir, 'mix.jsonl') });
+  const sentences = [];
+  const recorder = { method: 'record', score: async (s) => { sentences.push(...s); return new Float64Array(s.length); }, dispose: async () => {} };
+  const segs = [];
+  for await (const batch of segmentScores({ inputs: [mix.file], reader: READER, scorer: recorder, segment: spec.segment })) for (const r of batch) segs.push([mix.docLabel[r.doc], r.sentences, r.bytes]);
+  const tf = join(dir, 'task.jsonl');
+  const lines = [];
+  for await (const text of readSourceDocs(spec.task)) lines.push(JSON.stringify({ text }));
+  writeFileSync(tf, lines.join('\n') + '\n');
+  const task = await readSentences([tf], { ...READER, ...(spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {}) });
+  const general = await readSentences([mix.file], { ...READER, limit: 20000, seed: spec.seed + 1 });
+  const c = { labels: mix.labels, inIdx: mix.labels.indexOf(spec.inDomain), segs, sentences, task, general };
+  writeFileSync(meta, JSON.stringify(c));
+  return c;
+}
+
+function keptCharShare(scores, c, keep) {
+  const n = c.segs.length;
+  const segScore = new Float64Array(n);
+  const weights = new Float64Array(n);
+  let at = 0;
+  c.segs.forEach(([, count], i) => {
+    let s = 0;
+    for (let j = 0; j < count; j++) s += scores[at + j];
+    at += count;
+    segScore[i] = s / count;
+    weights[i] = count;
+  });
+  const kept = selectKeptInMemory(segScore, weights, keep);
+  let all = 0;
+  let inDomain = 0;
+  c.segs.forEach(([l, , bytes], i) => {
+    if (!kept[i]) return;
+    all += bytes;
+    if (l === c.inIdx) inDomain += bytes;
+  });
+  return inDomain / all;
+}
+
+const methods = process.argv.slice(2);
+const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(join(ROOT, 'corpora/suite')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const results = methods.map(() => []);
+for (const name of names) {
+  const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
+  const c = await load(spec);
+  // The eval's general sample (spec.generalSample) unless GENERAL asks for more (fit's default is 20,000).
+  const nGeneral = Number(process.env.GENERAL ?? spec.generalSample);
+  if (nGeneral < c.general.length) c.general = c.general.slice(0, nGeneral);
+  const row = [];
+  for (const [k, m] of methods.entries()) {
+    const [method, json] = m.split(/:(.*)/s);
+    const options = json ? JSON.parse(json) : {};
+    const t0 = performance.now();
+    const model = await fitModel({ method, task: c.task, general: c.general, seed: spec.seed, options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
+    const scorer = await openScorer(model);
+    const scores = new Float64Array(c.sentences.length);
+    for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);
+    await scorer.dispose();
+    const share = keptCharShare(scores, c, spec.keep);
+    results[k].push(share);
+    row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
+  }
+  console.log(`${name}: ${row.join(' | ')}`);
+}
+console.log(`\nmethod\t${names.join('\t')}\tmean\tmin`);
+methods.forEach((m, k) => {
+  const r = results[k];
+  console.log(`${m}\t${r.map((x) => (100 * x).toFixed(1)).join('\t')}\t${((100 * r.reduce((a, b) => a + b, 0)) / r.length).toFixed(1)}\t${(100 * Math.min(...r)).toFixed(1)}`);
+});

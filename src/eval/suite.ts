@@ -1,0 +1,102 @@
+/**
+ * The selection suite: many task/mix specs (corpora/suite/*.json) run by one `tadpole eval`
+ * call, summarised per method as the in-domain share of kept characters on every mix, the
+ * mean and the MINIMUM: a default has to hold on every domain, so the minimum decides
+ * (issue 10), and leave-one-domain-out tells whether a choice made on the others would
+ * have held on the one left out.
+ */
+import type { EvalResult } from './run.js';
+
+export interface SuiteRow {
+  method: string;
+  /** Spec name -> in-domain share of kept characters (undefined when the spec lacks the method). */
+  byMix: Record<string, number | undefined>;
+  mean: number;
+  min: number;
+  /** Mix with the minimum. */
+  worst: string;
+  /** Scoring + fitting seconds over all mixes. */
+  seconds: number;
+}
+
+export interface SuiteSummary {
+  mixes: string[];
+  rows: SuiteRow[];
+}
+
+/** One row per method title (in first-seen order), one column per spec. */
+export function summarizeSuite(results: EvalResult[]): SuiteSummary {
+  const mixes = results.map((r) => r.spec);
+  const titles: string[] = [];
+  for (const r of results) for (const m of r.methods) if (!titles.includes(m.name)) titles.push(m.name);
+  const rows = titles.map((method) => {
+    const byMix: Record<string, number | undefined> = {};
+    let seconds = 0;
+    for (const r of results) {
+      const m = r.methods.find((x) => x.name === method);
+      byMix[r.spec] = m?.precisionChars;
+      seconds += m?.seconds ?? 0;
+    }
+    const vals = mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined);
+    let worst = '';
+    let min = Infinity;
+    for (const s of mixes) {
+      const v = byMix[s];
+      if (v !== undefined && v < min) {
+        min = v;
+        worst = s;
+      }
+    }
+    return { method, byMix, mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN, min: vals.length ? min : NaN, worst, seconds };
+  });
+  return { mixes, rows };
+}
+
+/**
+ * Leave-one-domain-out: for each mix, the method with the best minimum over the OTHER
+ * mixes, and what it keeps on the one left out. A choice rule that is honest about unseen
+ * domains is judged by the minimum of this column.
+ */
+export function leaveOneOut(summary: SuiteSummary, candidates?: string[]): Array<{ heldOut: string; chosen: string; score: number }> {
+  const rows = summary.rows.filter((r) => !candidates || candidates.includes(r.method));
+  return summary.mixes.map((heldOut) => {
+    let best: SuiteRow | undefined;
+    let bestMin = -Infinity;
+    for (const r of rows) {
+      const others = summary.mixes.filter((s) => s !== heldOut).map((s) => r.byMix[s]);
+      if (others.some((v) => v === undefined)) continue;
+      const m = Math.min(...(others as number[]));
+      if (m > bestMin) {
+        bestMin = m;
+        best = r;
+      }
+    }
+    return { heldOut, chosen: best?.method ?? '', score: best?.byMix[heldOut] ?? NaN };
+  });
+}
+
+const pct = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
+
+function grid(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c >= 1 ? cell.padStart(widths[c] as number) : cell.padEnd(widths[c] as number))).join('  ').trimEnd()).join('\n');
+}
+
+/** Short column names: "suite-bio-chemprot" -> "bio-chemprot". */
+function shortName(spec: string): string {
+  return spec.replace(/^suite-/, '');
+}
+
+/** Methods x mixes, then mean and minimum; then leave-one-domain-out. */
+export function formatSuite(summary: SuiteSummary, results: EvalResult[], heading: string): string {
+  const head = [`${heading}: in-domain share of kept characters (keep ${pct(results[0]?.keep)}, segments of ${results[0]?.segment ?? '-'})`, ''];
+  const rows: string[][] = [['method', ...summary.mixes.map(shortName), 'mean', 'min', 'seconds']];
+  // Random keeps about this: the in-domain share of the mix's characters (segment bytes).
+  const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));
+  rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
+  for (const r of summary.rows) rows.push([r.method, ...summary.mixes.map((s) => pct(r.byMix[s])), pct(r.mean), pct(r.min), r.seconds.toFixed(1)]);
+  const loo = leaveOneOut(summary);
+  const looLines = loo.map((l) => `  ${shortName(l.heldOut)}: ${l.chosen || '-'} keeps ${pct(l.score)}`);
+  const looMin = Math.min(...loo.map((l) => l.score));
+  return [...head, grid(rows), '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
+}

@@ -1,0 +1,161 @@
+/**
+ * `classifier`: a positive-vs-unlabelled text classifier, the recipe behind DCLM's quality
+ * filter (Li et al. 2024) with a linear model instead of fastText: task sentences (positive)
+ * against a sample of the corpus or general text (unlabelled), hashed unigram + bigram
+ * features, logistic regression fitted here by seeded SGD. Score = minus the logit (lower =
+ * more task-like). The unlabelled side holds some task-like text too; a PU classifier's
+ * logit still ranks by the same order as P(task | x) (Elkan & Noto 2008), which is all the
+ * cut needs.
+ */
+import { b64ToF32, f32ToB64 } from '../core/b64.js';
+import { Rng } from '../core/rng.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
+import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+
+export const CLASSIFIER_DEFAULTS = {
+  /** 2^18 buckets: collisions stay rare for the ~100k distinct 1-2-grams of 20k sentences. */
+  buckets: 1 << 18,
+  epochs: 6,
+  /** Initial SGD step; decays as 1/sqrt(epoch). */
+  rate: 0.5,
+  /** L2 penalty on the touched weights per update (keeps rare n-grams from dominating). */
+  l2: 1e-5,
+  /** Self-training rounds after the first fit (0 = plain PU classifier). */
+  rounds: 1,
+  /** Share of the general sample moved to the positive side per round (its most task-like). */
+  expand: 0.1,
+} as const;
+
+/** Hashed features of many sentences, flat: ids[offsets[i] .. offsets[i+1]). */
+interface FeatureRows {
+  ids: Uint32Array;
+  offsets: Uint32Array;
+}
+
+function featurize(sentences: string[], buckets: number): FeatureRows {
+  const hasher = new NgramHasher(buckets);
+  const offsets = new Uint32Array(sentences.length + 1);
+  let ids = new Uint32Array(sentences.length * 32 + 1024);
+  let at = 0;
+  for (let i = 0; i < sentences.length; i++) {
+    const n = hasher.hash(sentences[i] as string);
+    if (at + n > ids.length) {
+      const grown = new Uint32Array(Math.max(ids.length * 2, at + n));
+      grown.set(ids);
+      ids = grown;
+    }
+    ids.set(hasher.ids.subarray(0, n), at);
+    at += n;
+    offsets[i + 1] = at;
+  }
+  return { ids: ids.subarray(0, at), offsets };
+}
+
+/** Logit of one row: bias + sum of weights / sqrt(n), so long sentences do not saturate. */
+function logit(w: Float32Array, bias: number, ids: Uint32Array, from: number, to: number): number {
+  const n = to - from;
+  if (n === 0) return bias;
+  let s = 0;
+  for (let j = from; j < to; j++) s += w[ids[j] as number] as number;
+  return bias + s / Math.sqrt(n);
+}
+
+export interface LogisticFit {
+  weights: Float32Array;
+  bias: number;
+}
+
+/**
+ * Class-balanced logistic regression by SGD over a seeded shuffle (deterministic for a
+ * given seed and input order).
+ */
+export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number }): LogisticFit {
+  const P = featurize(pos, opts.buckets);
+  const N = featurize(neg, opts.buckets);
+  const w = new Float32Array(opts.buckets);
+  let bias = 0;
+  const total = pos.length + neg.length;
+  const wPos = total / (2 * pos.length);
+  const wNeg = total / (2 * neg.length);
+  const order = Array.from({ length: total }, (_, i) => i);
+  const rng = new Rng(opts.seed);
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    rng.shuffle(order);
+    const rate = opts.rate / Math.sqrt(epoch + 1);
+    for (const k of order) {
+      const isPos = k < pos.length;
+      const rows = isPos ? P : N;
+      const i = isPos ? k : k - pos.length;
+      const from = rows.offsets[i] as number;
+      const to = rows.offsets[i + 1] as number;
+      const z = logit(w, bias, rows.ids, from, to);
+      const p = 1 / (1 + Math.exp(-z));
+      // Gradient of the weighted log loss wrt the logit.
+      const g = (isPos ? p - 1 : p) * (isPos ? wPos : wNeg);
+      const n = to - from;
+      const step = n > 0 ? (rate * g) / Math.sqrt(n) : 0;
+      for (let j = from; j < to; j++) {
+        const b = rows.ids[j] as number;
+        w[b] = (w[b] as number) * (1 - rate * opts.l2) - step;
+      }
+      bias -= rate * g * 0.1;
+    }
+  }
+  return { weights: w, bias };
+}
+
+class ClassifierScorer implements SentenceScorer {
+  readonly method = 'classifier';
+  private readonly hasher: NgramHasher;
+  constructor(private readonly w: Float32Array, private readonly bias: number) {
+    this.hasher = new NgramHasher(w.length);
+  }
+  async score(sentences: string[]): Promise<Float64Array> {
+    const out = new Float64Array(sentences.length);
+    const w = this.w;
+    for (let i = 0; i < sentences.length; i++) {
+      const n = this.hasher.hash(sentences[i] as string);
+      out[i] = -logit(w, this.bias, this.hasher.ids, 0, n);
+    }
+    return out;
+  }
+  async dispose(): Promise<void> {}
+}
+
+export const classifierSelector: SelectorFactory = {
+  method: 'classifier',
+  summary: 'task vs general/corpus logistic regression on hashed 1-2-grams (positive-unlabelled; DCLM-style quality filter)',
+  needsEmbedder: false,
+  needsGeneral: true,
+  async fit(ctx): Promise<SelectorJSON> {
+    needTask(ctx.task, 'classifier');
+    needGeneral(ctx.general, 'classifier');
+    const o = ctx.options;
+    const params = {
+      buckets: intOpt(o, 'buckets', CLASSIFIER_DEFAULTS.buckets),
+      epochs: intOpt(o, 'epochs', CLASSIFIER_DEFAULTS.epochs),
+      rate: numOpt(o, 'rate', CLASSIFIER_DEFAULTS.rate, (v) => v > 0),
+      l2: numOpt(o, 'l2', CLASSIFIER_DEFAULTS.l2, (v) => v >= 0 && v < 1),
+    };
+    const rounds = intOpt(o, 'rounds', CLASSIFIER_DEFAULTS.rounds, 0);
+    const expand = numOpt(o, 'expand', CLASSIFIER_DEFAULTS.expand, (v) => v > 0 && v < 1);
+    let fit = fitLogistic(ctx.task, ctx.general, { ...params, seed: ctx.seed });
+    for (let r = 0; r < rounds; r++) {
+      // Self-training: the corpus sentences the classifier finds most task-like are taken as
+      // positives, so the model learns the corpus's own in-domain wording, not only the task's.
+      const scorer = new ClassifierScorer(fit.weights, fit.bias);
+      const g = await scorer.score(ctx.general);
+      const order = Array.from(g.keys()).sort((a, b) => (g[a] as number) - (g[b] as number) || a - b);
+      const k = Math.round(expand * (r + 1) * ctx.general.length);
+      const top = new Set(order.slice(0, k));
+      const pos = [...ctx.task, ...ctx.general.filter((_, i) => top.has(i))];
+      const neg = ctx.general.filter((_, i) => !top.has(i));
+      fit = fitLogistic(pos, neg, { ...params, seed: ctx.seed + r + 1 });
+    }
+    return { method: 'classifier', params: { ...params, rounds, expand }, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
+  },
+  async load(json): Promise<SentenceScorer> {
+    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias));
+  },
+};

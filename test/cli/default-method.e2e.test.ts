@@ -1,0 +1,42 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sharedDir, sharedPath } from '../../src/core/shared.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { realMix } from '../helpers/corpora.js';
+
+describe.skipIf(!sharedDir())('the default method end to end (real text)', () => {
+  it('fit prints and stores the held-out AUROC; filter keeps mostly the task domain and prints no warning', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const corpus = join(dir, 'corpus.jsonl');
+      const docs = realMix(60);
+      writeFileSync(corpus, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+      const model = join(dir, 'model.json');
+      const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
+      expect(fit.code, fit.stderr).toBe(0);
+      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier 0\.\d{3}; chose classifier/);
+      const m = JSON.parse(readFileSync(model, 'utf8'));
+      expect(m.selector.params.detector).toBe('auto');
+      expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
+      const out = join(dir, 'kept.jsonl');
+      const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
+      expect(f.code, f.stderr).toBe(0);
+      expect(f.stderr).not.toMatch(/warning/);
+      const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
+      // Four sources, 60 documents each: random keeps ~25% bio records.
+      expect(kept.filter((d) => d.source === 'bio').length / kept.length).toBeGreaterThan(0.7);
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+
+  it('eval with several specs prints the suite table with mean and minimum', async () => {
+    const r = await runCli(['eval', 'corpora/smoke-bio.json', 'corpora/smoke-bio.json', '--methods', 'random,dsir', '--max-sentences', '600']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = r.stdout.toString();
+    expect(text).toMatch(/suite of 2 mixes: in-domain share of kept characters/);
+    expect(text).toMatch(/^method\s+smoke-bio\s+smoke-bio\s+mean\s+min\s+seconds$/m);
+    expect(text).toMatch(/^dsir\s+\d+\.\d%\s+\d+\.\d%\s+\d+\.\d%\s+\d+\.\d%/m);
+  }, 60_000);
+});

@@ -1,0 +1,98 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { sharedDir } from '../../src/core/shared.js';
+import type { EvalResult, MethodResult } from '../../src/eval/run.js';
+import { chunkDocument, readSourceDocs } from '../../src/eval/sources.js';
+import { normalizeSpec, type FileSetSpec } from '../../src/eval/spec.js';
+import { formatSuite, leaveOneOut, summarizeSuite } from '../../src/eval/suite.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'tadpole-suite-'));
+async function docs(fs: FileSetSpec): Promise<string[]> {
+  const out: string[] = [];
+  for await (const d of readSourceDocs(fs)) out.push(d);
+  return out;
+}
+
+describe('document split, chunking and record filters (suite specs)', () => {
+  const f = join(dir, 'docs.jsonl.gz');
+  writeFileSync(f, gzipSync(Buffer.from(Array.from({ length: 10 }, (_, i) => JSON.stringify({ text: `Document ${i}.`, category: i % 3 === 0 ? 'business' : 'sport' })).join('\n') + '\n')));
+  it('held-out and rest are complementary and disjoint', async () => {
+    const held = await docs({ files: [f], format: 'jsonl-text', split: { every: 4, part: 'held-out' } });
+    const rest = await docs({ files: [f], format: 'jsonl-text', split: { every: 4, part: 'rest' } });
+    expect(held).toEqual(['Document 0.', 'Document 4.', 'Document 8.']);
+    expect(rest).toHaveLength(7);
+    expect(rest.filter((d) => held.includes(d))).toEqual([]);
+  });
+  it('where keeps or drops records by a field', async () => {
+    expect(await docs({ files: [f], format: 'jsonl-text', where: { field: 'category', notIn: ['business'] } })).toHaveLength(6);
+    expect(await docs({ files: [f], format: 'jsonl-text', where: { field: 'category', in: ['business'] } })).toEqual(['Document 0.', 'Document 3.', 'Document 6.', 'Document 9.']);
+  });
+  it('a spec may name one file as task and source only with complementary split parts', () => {
+    const base = { inDomain: 'x', methods: [{ name: 'random' }] };
+    const src = { label: 'x', files: ['/a.jsonl'], format: 'jsonl-text' as const };
+    expect(() => normalizeSpec({ ...base, sources: [{ ...src, split: { every: 5, part: 'rest' } }], task: { files: ['/a.jsonl'], format: 'jsonl-text', split: { every: 5, part: 'held-out' } } })).not.toThrow();
+    expect(() => normalizeSpec({ ...base, sources: [{ ...src, split: { every: 5, part: 'held-out' } }], task: { files: ['/a.jsonl'], format: 'jsonl-text', split: { every: 5, part: 'held-out' } } })).toThrow(/both task and corpus/);
+    expect(() => normalizeSpec({ ...base, sources: [{ ...src, split: { every: 1, part: 'rest' } }], task: { files: ['/b.jsonl'], format: 'jsonl-text' } })).toThrow(/split.every/);
+  });
+  it('chunkDocument cuts at blank lines into pieces of about the size, and long paragraphs at line breaks', () => {
+    const para = (i: number) => `Line ${i} of a hard-wrapped paragraph\nthat goes on for a while.`;
+    const text = Array.from({ length: 20 }, (_, i) => para(i)).join('\n\n');
+    const chunks = chunkDocument(text, 200);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.join('\n\n')).toBe(text);
+    for (const c of chunks.slice(0, -1)) expect(c.length).toBeGreaterThanOrEqual(200);
+    const oneLong = Array.from({ length: 100 }, (_, i) => `item ${i}`).join('\n');
+    expect(chunkDocument(oneLong, 100).length).toBeGreaterThan(3);
+    expect(chunkDocument('short', 100)).toEqual(['short']);
+  });
+});
+
+function result(spec: string, byMethod: Record<string, number>): EvalResult {
+  const methods = Object.entries(byMethod).map(([name, p]) => ({ name, precisionChars: p, seconds: 1 }) as unknown as MethodResult);
+  return { spec, inDomain: 'x', keep: 0.2, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
+}
+
+describe('suite summary', () => {
+  const results = [result('suite-a', { m1: 0.9, m2: 0.95 }), result('suite-b', { m1: 0.8, m2: 0.5 }), result('suite-c', { m1: 0.85, m2: 0.99 })];
+  it('gives every method its mixes, mean and minimum with the worst mix', () => {
+    const s = summarizeSuite(results);
+    const m2 = s.rows.find((r) => r.method === 'm2')!;
+    expect(m2.min).toBe(0.5);
+    expect(m2.worst).toBe('suite-b');
+    expect(m2.mean).toBeCloseTo((0.95 + 0.5 + 0.99) / 3, 12);
+  });
+  it('leave-one-domain-out picks by the best minimum on the other mixes', () => {
+    const loo = leaveOneOut(summarizeSuite(results));
+    // Leaving b out, m2 has the better minimum (0.95 vs 0.85) and scores 0.5 on b.
+    expect(loo.find((l) => l.heldOut === 'suite-b')).toEqual({ heldOut: 'suite-b', chosen: 'm2', score: 0.5 });
+    expect(loo.find((l) => l.heldOut === 'suite-a')!.chosen).toBe('m1');
+  });
+  it('prints one row per method with mean and min', () => {
+    const text = formatSuite(summarizeSuite(results), results, 'suite');
+    expect(text).toMatch(/m2\s+95\.0%\s+50\.0%\s+99\.0%\s+81\.3%\s+50\.0%/);
+    expect(text).toContain('leave-one-domain-out');
+  });
+});
+
+describe.skipIf(!sharedDir())('corpora/suite', () => {
+  const files = readdirSync(join(root, 'corpora/suite')).filter((f) => f.endsWith('.json'));
+  it('has at least 10 task/mix specs over at least 8 in-domain labels', () => {
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    const labels = new Set(files.map((f) => JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')).inDomain));
+    expect(labels.size).toBeGreaterThanOrEqual(8);
+  });
+  for (const f of files) {
+    it(`${f} is valid, names existing files, and puts 20-40% of the bytes in-domain`, () => {
+      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
+      const inShare = s.sources.filter((x) => x.label === s.inDomain).reduce((a, x) => a + (x.share ?? 0), 0);
+      expect(inShare).toBeGreaterThanOrEqual(0.2);
+      expect(inShare).toBeLessThanOrEqual(0.4);
+    });
+  }
+});

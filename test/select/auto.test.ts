@@ -1,0 +1,78 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { warnNearRandom } from '../../src/cli/model-warnings.js';
+import { fitModel } from '../../src/model/fit.js';
+import { openScorer } from '../../src/model/open.js';
+import { autoChoiceOf, autoSelector, parseCandidates, type AutoChoice } from '../../src/select/auto.js';
+import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
+
+describe('auto candidates', () => {
+  it('parses a comma list with + ensembles and refuses nesting auto or an empty part', () => {
+    expect(parseCandidates('classifier, dsir ,classifier+dsir')).toEqual(['classifier', 'dsir', 'classifier+dsir']);
+    expect(() => parseCandidates('')).toThrow(/no candidates/);
+    expect(() => parseCandidates('auto,dsir')).toThrow(/invalid candidate/);
+    expect(() => parseCandidates('dsir+')).toThrow(/invalid candidate/);
+  });
+});
+
+describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news)', () => {
+  it('measures every candidate on held-out data, keeps the best, records it, and the model scores like its choice', async () => {
+    const mix = smallMix();
+    const lines: string[] = [];
+    const model = await fitModel({ method: 'auto', task: mix.task, general: mix.general, seed: 4, options: { candidates: 'classifier,dsir,classifier+dsir' }, log: (l) => lines.push(l) });
+    const choice = autoChoiceOf(model.selector) as AutoChoice;
+    expect(choice.candidates.map((c) => c.name)).toEqual(['classifier', 'dsir', 'classifier+dsir']);
+    const best = Math.max(...choice.candidates.map((c) => c.auroc));
+    expect(choice.candidates.find((c) => c.name === choice.chosen)?.auroc).toBe(best);
+    // Half of the 100-sentence general sample is bio, like the task: held-out AUROC is capped well below 1.
+    expect(best).toBeGreaterThan(0.7);
+    expect(choice.warning).toBeUndefined();
+    expect(choice.heldOutTask).toBe(80);
+    expect(lines.join('\n')).toMatch(/held-out AUROC .*chose /);
+    const scorer = await openScorer(JSON.parse(JSON.stringify(model)));
+    expect(inDomainShareOfKept(await scorer.score(mix.sentences), mix.inDomain)).toBeGreaterThan(0.9);
+    await scorer.dispose();
+  });
+
+  it('warns (at fit and again at filter) when the task cannot be told from the corpus', async () => {
+    const mix = smallMix();
+    // Task and "corpus" drawn from the same text: any score is near random on held-out data.
+    const same = mix.sentences.filter((_, i) => i % 2 === 0);
+    const general = mix.sentences.filter((_, i) => i % 2 === 1);
+    const lines: string[] = [];
+    const model = await fitModel({ method: 'tadpole', task: same, general, seed: 4, options: {}, log: (l) => lines.push(l) });
+    const choice = autoChoiceOf(model.selector) as AutoChoice;
+    expect(choice.candidates[0]!.auroc).toBeLessThan(0.7);
+    expect(choice.warning).toMatch(/close to a random sample/);
+    expect(lines.some((l) => l.startsWith('warning:'))).toBe(true);
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    warnNearRandom(model, { stderr });
+    expect(err).toMatch(/^tadpole: warning: .*AUROC 0\.\d+/);
+  });
+
+  it('a separable task gives no filter-time warning', async () => {
+    const mix = smallMix();
+    const model = await fitModel({ method: 'tadpole', task: mix.task, general: mix.general, seed: 4, options: {} });
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    warnNearRandom(model, { stderr });
+    expect(err).toBe('');
+  });
+
+  it('too little text to hold out is said, not silently trusted', async () => {
+    const mix = smallMix();
+    const lines: string[] = [];
+    const model = await fitModel({ method: 'auto', task: mix.task.slice(0, 30), general: mix.general, seed: 4, options: {}, log: (l) => lines.push(l) });
+    const choice = autoChoiceOf(model.selector) as AutoChoice;
+    expect(choice.candidates).toEqual([]);
+    expect(choice.warning).toMatch(/too few to hold out/);
+    expect(lines.some((l) => /^warning: 30 task and 100 general sentences are too few/.test(l))).toBe(true);
+  });
+
+  it('needs a general sample', async () => {
+    await expect(autoSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
+  });
+});

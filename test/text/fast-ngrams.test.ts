@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { NgramHasher } from '../../src/text/fast-ngrams.js';
+import { hashedNgrams, tokenize } from '../../src/text/ngrams.js';
+import { sharedDir } from '../../src/core/shared.js';
+import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
+
+const sorted = (a: ArrayLike<number>) => Array.from(a).sort((x, y) => x - y);
+
+function fast(s: string, buckets: number): number[] {
+  const h = new NgramHasher(buckets);
+  const n = h.hash(s);
+  return sorted(h.ids.subarray(0, n));
+}
+
+describe('NgramHasher', () => {
+  it('gives the same bucket multiset as tokenize + hashedNgrams on punctuation, digits, accents and case', () => {
+    for (const s of ['Hello, World!', '( Collins , 1997 ) showed IL-2 in T-cells.', 'Café naïve ÉCOLE 3.5%', '', '   ', 'one', 'Ünïcödé — mixed: a1b2 c3!']) {
+      expect(fast(s, 10000)).toEqual(sorted(hashedNgrams(tokenize(s), 10000, 2)));
+    }
+  });
+  it('reuses its buffer and grows it for a sentence with more than 1,024 n-grams', () => {
+    const h = new NgramHasher(1 << 20);
+    const long = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(' ');
+    const n = h.hash(long);
+    expect(n).toBe(3000 + 2999);
+    expect(sorted(h.ids.subarray(0, n))).toEqual(sorted(hashedNgrams(tokenize(long), 1 << 20, 2)));
+    expect(h.hash('a b')).toBe(3);
+  });
+  it.skipIf(!sharedDir())('matches the reference on real text (ChemProt, BBC news)', () => {
+    const texts = [...chemprotSentences(300), ...corpusRecords('news-bbc/docs.jsonl.gz', 30).map((r) => String(r.text))];
+    for (const s of texts) expect(fast(s, 65536)).toEqual(sorted(hashedNgrams(tokenize(s), 65536, 2)));
+  });
+});
