@@ -1,5 +1,6 @@
 // Scorer cost by method: `tadpole filter` MB/s on the same corpus, one process each, in one
-// run, and each method's time as a multiple of `--method random` (the bare pipeline). The
+// run, and each method's time as a multiple of `--method random` (the bare pipeline), one
+// scoring thread (--workers 1: the budget is per worker). The
 // issue-10 budget: the default may cost at most 2x random. Each run's kept share is checked
 // before its time is reported.
 // BENCH_SELECTORS_MB sets the corpus size (default 20); BENCH_SELECTORS=random,dsir,... picks methods.
@@ -28,6 +29,7 @@ const METHODS = {
   dsir: ['--method', 'dsir'],
   classifier: ['--method', 'classifier'],
   distance: ['--method', 'distance'],
+  'classifier+dsir': ['--detector', 'ensemble', '--option', 'components=classifier,dsir'],
   'classifier+dsir+distance': ['--detector', 'ensemble', '--option', 'components=classifier,dsir,distance'],
   auto: ['--method', 'auto'],
   'ensemble (the old default)': ['--detector', 'ensemble'],
@@ -44,7 +46,7 @@ for (const [label, extra] of Object.entries(METHODS)) {
   if (only && !only.includes(label) && label !== 'random') continue;
   const model = fitBenchModel(dir, extra, `model-sel-${label.replace(/\W/g, '_')}.json`);
   const stats = join(dir, `stats-sel-${label.replace(/\W/g, '_')}.json`);
-  const r = runTimed(['filter', '-m', model, corpus, '-o', join(dir, 'kept-sel.jsonl'), '--stats', stats, '-q']);
+  const r = runTimed(['filter', '-m', model, corpus, '-o', join(dir, 'kept-sel.jsonl'), '--stats', stats, '-q', '--workers', '1']);
   const s = JSON.parse(readFileSync(stats, 'utf8'));
   if (Math.abs(s.sentences.kept - 0.2 * s.sentences.total) > 15) throw new Error(`${label}: kept share is off`);
   randomCpu ??= r.cpu;
