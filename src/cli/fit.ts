@@ -19,7 +19,7 @@ const spec: CommandSpec = {
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
-    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a task-vs-corpus classifier on hashed 1-2-grams, its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
+    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a z-score ensemble of a task-vs-corpus classifier and DSIR on hashed n-grams, its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
     { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
     { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
@@ -33,9 +33,10 @@ const spec: CommandSpec = {
   notes: `The default (no --method, no --detector) contrasts the task with general text: --general with a
 sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn), or nothing,
 and then a seeded sample of the corpus is drawn when you filter. It fits a logistic
-regression of task sentences against that sample (hashed word 1-2-grams, one self-training round),
-measures it on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
-told from the corpus. Its scorer costs about what --method random costs. --option candidates=a,b,a+b
+regression of task sentences against that sample (hashed word 1-2-grams, one self-training round)
+and DSIR (hashed n-gram models of task and sample), scores by the mean of their z-scores, measures
+that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
+told from the corpus. Its scorer costs about 1.2x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score ensemble).
 
 Examples:

@@ -8,11 +8,12 @@
  * - detector = 'knn-ratio': mean similarity to the k nearest general rows minus that to the
  *   k nearest task rows: a local density ratio, so text that is common everywhere (which
  *   a one-class detector also finds "normal") is not kept.
- * - detector = 'auto' (the default with a general sample, auto.ts): the task-vs-corpus
- *   classifier, measured on held-out task and corpus sentences (AUROC stored, warned when
- *   near random). Chosen on the selection suite (corpora/suite, README) by the minimum over
- *   eleven domains among scorers costing at most 2x `random`: 47.0% min / 85.3% mean, vs
- *   37.8% / 83.8% for the ensemble below, which was the default before and costs 9x.
+ * - detector = 'auto' (the default, auto.ts): the z-score ensemble of the task-vs-corpus
+ *   classifier and DSIR, measured on held-out task and corpus sentences (AUROC stored, warned
+ *   when near random). Chosen on the selection suite (corpora/suite, README) by the minimum
+ *   over eleven domains among scorers costing at most 2x `random`, and as the hedge against
+ *   one recipe collapsing on a task (see AUTO_DEFAULTS); the Moore-Lewis + distance ensemble
+ *   below, the default before, had a lower minimum and costs 9x.
  * - detector = 'ensemble': the sum of the components' scores (default Moore-Lewis +
  *   distance on the fitted LSA), each z-normalised on the general sample at fit time
  *   (ensemble.ts); best on the two tuned Figure-5 mixes (99.1% Bio / 99.0% CS).
@@ -131,7 +132,7 @@ class KnnScorer implements SentenceScorer {
 
 export const tadpoleSelector: SelectorFactory = {
   method: 'tadpole',
-  summary: 'TADPOLE: detector over task vs general text; default: auto (task-vs-corpus classifier, held-out AUROC checked; task-knn without --general); --detector iforest for the paper',
+  summary: 'TADPOLE: detector over task vs general text; default: auto (z-score ensemble of the task-vs-corpus classifier and DSIR, held-out AUROC checked; completed from the corpus at filter time without --general); --detector iforest for the paper',
   needsEmbedder: false,
   needsGeneral: false,
   fit: fitTadpole,
