@@ -53,6 +53,8 @@ export const command: Command = {
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
     const model = readModel(modelPath);
     const reader = readerOptionsFrom(args);
+    // Before any sink exists: a folder or glob with nothing in it leaves no output file.
+    const inputs = inputsFrom(args);
     const output = str(args, 'output');
     const quiet = bool(args, 'quiet');
     const progress = progressFor(io, quiet);
@@ -76,7 +78,7 @@ export const command: Command = {
         stats = await runFilterInDir({
           runDir,
           resume: bool(args, 'resume'),
-          inputs: inputsFrom(args),
+          inputs,
           reader,
           model,
           modelSha256: fileSha256(modelPath),
@@ -97,7 +99,7 @@ export const command: Command = {
       } else {
         const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
         stats = await runFilter({
-          inputs: inputsFrom(args),
+          inputs,
           reader,
           model,
           embedder: overrides,

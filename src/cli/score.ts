@@ -52,14 +52,15 @@ export const command: Command = {
     const reader = readerOptionsFrom(args);
     if (str(args, 'runDir')) return scoreShardCommand(args, io, model, modelPath, reader);
     const output = str(args, 'output');
+    const inputs = inputsFrom(args);
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
     const scorer = await openScorer(model, embedderOverridesFrom(args, io));
     try {
-      await prepareOnFiles(scorer, inputsFrom(args), reader);
-      const docs = readDocuments(inputsFrom(args), reader, { stdin: io.stdin, counters: new ReadCounters() });
+      await prepareOnFiles(scorer, inputs, reader);
+      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() });
       let nextId = 0;
       for await (const b of scoreBatches(splitBatches(docs), scorer)) {
         if (perSegment) {
