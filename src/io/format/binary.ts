@@ -3,9 +3,9 @@
  *
  * Two signals, either one enough:
  * - control bytes (C0 other than tab, LF, VT, FF, CR, ESC): text has almost none; an
- *   executable, image or unknown compressed format is full of them (random bytes: 10.5%);
+ *   executable, image or unknown compressed format is full of them (random bytes: 10.2%);
  * - bytes that are not valid UTF-8: Latin-1 text has a few percent (accented letters),
- *   random bytes about 60%.
+ *   random bytes ~42% (measured on 64 KiB of crypto.randomBytes: U+FFFD per byte).
  * The thresholds (10% control, 30% invalid) sit between the two, so a stray NUL or a
  * few Latin-1 letters in real text are kept (counted as invalid UTF-8 by the reader)
  * while a binary file is refused before a single "sentence" of it is scored.
