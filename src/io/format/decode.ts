@@ -3,6 +3,7 @@ import { TadpoleError } from '../../core/errors.js';
 import { sniff, SNIFF_BYTES, type FormatKind } from './magic.js';
 import { peek, rejoin, through } from './stream.js';
 import { utf16ToUtf8 } from './utf16.js';
+import { zstdDecode } from './zstd.js';
 
 /** Why an input cannot be read, one line that names the file and says the fix. */
 function refusal(kind: FormatKind, name: string, inside: string | undefined): string | undefined {
@@ -32,17 +33,14 @@ export function refuse(kind: FormatKind, name: string, inside?: string): never {
   throw new TadpoleError('TADPOLE_INPUT', refusal(kind, name, inside) ?? `${name}: cannot read ${kind}`, { file: name });
 }
 
-/** Kinds this build decodes to a byte stream (zstd joins in src/io/format/zstd.ts). */
+/** Kinds decoded to a byte stream; every other non-text kind is refused. */
 type Decoder = (chunks: AsyncIterable<Buffer>, name: string) => AsyncIterable<Buffer>;
-const decoders = new Map<FormatKind, { decode: Decoder; label: string }>([
+const decoders: ReadonlyMap<FormatKind, { decode: Decoder; label: string }> = new Map<FormatKind, { decode: Decoder; label: string }>([
   ['gzip', { label: 'gzip', decode: (c, name) => through(c, createGunzip({ chunkSize: 1 << 20 }), name, 'gzip data is damaged or truncated') }],
+  ['zstd', { label: 'zstd', decode: zstdDecode }],
   ['utf16le', { label: 'UTF-16', decode: (c) => utf16ToUtf8(c, 'utf-16le') }],
   ['utf16be', { label: 'UTF-16', decode: (c) => utf16ToUtf8(c, 'utf-16be') }],
 ]);
-
-export function registerDecoder(kind: FormatKind, label: string, decode: Decoder): void {
-  decoders.set(kind, { decode, label });
-}
 
 /**
  * The UTF-8 text bytes of an input, whatever it came as: magic bytes pick the decoder
