@@ -2,6 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
+import { sniffFile } from './format/magic.js';
+import { parquetDocuments } from './parquet-documents.js';
 import { displayName, isGzipFile, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 
 export type InputFormat = 'text' | 'jsonl' | 'auto';
@@ -123,7 +125,11 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const range = ro.ranges?.get(inputIndex);
     const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
     const chunks = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
-    for await (const docs of documentsOf(chunks, file, inputIndex, opts, counters, range)) {
+    const docsOfInput =
+      input !== STDIN && sniffFile(input) === 'parquet'
+        ? parquetDocuments(input, file, inputIndex, opts, counters, range)
+        : documentsOf(chunks, file, inputIndex, opts, counters, range);
+    for await (const docs of docsOfInput) {
      for (const doc of docs) {
       doc.ordinal = ordinal++;
       if (ro.trackCounts) doc.counts = counters.toJSON();
@@ -238,7 +244,7 @@ function noTextField(file: string, field: string, seen: FieldlessRecords): Tadpo
 /** The format an input is read in: explicit, or by name under 'auto'. */
 export function resolveFormat(format: InputFormat, file: string): 'text' | 'jsonl' {
   if (format !== 'auto') return format;
-  return /\.(jsonl|ndjson)(\.(gz|zst|zstd))?$/i.test(file) ? 'jsonl' : 'text';
+  return /\.((jsonl|ndjson)(\.(gz|zst|zstd))?|parquet)$/i.test(file) ? 'jsonl' : 'text';
 }
 
 function isBlank(s: string): boolean {
