@@ -1,6 +1,4 @@
 import * as zlib from 'node:zlib';
-import { decompress as fzstdDecompress } from 'fzstd';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { TadpoleError } from '../../core/errors.js';
 import type { ByteRange } from '../input.js';
 import { HAS_BUILTIN_ZSTD } from './zstd.js';
@@ -19,9 +17,11 @@ import { HAS_BUILTIN_ZSTD } from './zstd.js';
  * Resume restarts at a row (skipping whole row groups before it without decoding them);
  * the shard planner keeps a Parquet file whole in one shard, as it does a gzip file.
  */
-const zstdPage = HAS_BUILTIN_ZSTD
-  ? (input: Uint8Array) => new Uint8Array((zlib as unknown as { zstdDecompressSync: (b: Uint8Array) => Buffer }).zstdDecompressSync(input))
-  : (input: Uint8Array, outputLength: number) => fzstdDecompress(input, new Uint8Array(outputLength));
+async function zstdPageDecoder(): Promise<(input: Uint8Array, outputLength: number) => Uint8Array> {
+  if (HAS_BUILTIN_ZSTD) return (input) => new Uint8Array((zlib as unknown as { zstdDecompressSync: (b: Uint8Array) => Buffer }).zstdDecompressSync(input));
+  const { decompress } = await import('fzstd');
+  return (input, outputLength) => decompress(input, new Uint8Array(outputLength));
+}
 
 export interface ParquetRowDoc {
   row: number;
@@ -31,6 +31,9 @@ export interface ParquetRowDoc {
 
 /** The rows of a Parquet file from `range.start` (a row) on, one row group per batch. */
 export async function* parquetRows(path: string, name: string, textField: string, range: ByteRange | undefined): AsyncGenerator<ParquetRowDoc[]> {
+  // Loaded here, not at startup: commands that read no Parquet never pay for it.
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
+  const zstdPage = await zstdPageDecoder();
   let file;
   let metadata;
   try {

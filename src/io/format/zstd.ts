@@ -1,6 +1,5 @@
 import * as zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
-import { Decompress } from 'fzstd';
 import { TadpoleError } from '../../core/errors.js';
 import { through } from './stream.js';
 
@@ -31,6 +30,7 @@ export function zstdDecode(chunks: AsyncIterable<Buffer>, name: string): AsyncIt
 
 /** fzstd's streaming decoder: reads concatenated and skippable frames, as zstd(1) does. */
 export async function* fzstdDecode(chunks: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const { Decompress } = await import('fzstd');
   let out: Buffer[] = [];
   const d = new Decompress((chunk: Uint8Array) => out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
   const push = (chunk: Uint8Array, final: boolean): Buffer[] => {
