@@ -244,7 +244,7 @@ function noTextField(file: string, field: string, seen: FieldlessRecords): Tadpo
 /** The format an input is read in: explicit, or by name under 'auto'. */
 export function resolveFormat(format: InputFormat, file: string): 'text' | 'jsonl' {
   if (format !== 'auto') return format;
-  return /\.((jsonl|ndjson)(\.(gz|zst|zstd))?|parquet)$/i.test(file) ? 'jsonl' : 'text';
+  return /\.((jsonl|ndjson)(\.(gz|zst|zstd|xz))?|parquet)$/i.test(file) ? 'jsonl' : 'text';
 }
 
 function isBlank(s: string): boolean {

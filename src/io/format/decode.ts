@@ -3,6 +3,7 @@ import { TadpoleError } from '../../core/errors.js';
 import { sniff, SNIFF_BYTES, type FormatKind } from './magic.js';
 import { peek, rejoin, through } from './stream.js';
 import { utf16ToUtf8 } from './utf16.js';
+import { xzDecode } from './xz.js';
 import { zstdDecode } from './zstd.js';
 
 /** Why an input cannot be read, one line that names the file and says the fix. */
@@ -11,8 +12,6 @@ function refusal(kind: FormatKind, name: string, inside: string | undefined): st
   switch (kind) {
     case 'bzip2':
       return `${what}: bzip2-compressed, which tadpole does not read; recompress it as zstd or gzip (bzip2 -dc FILE | zstd -o FILE.zst)`;
-    case 'xz':
-      return `${what}: xz-compressed, which tadpole does not read; recompress it as zstd or gzip (xz -dc FILE | zstd -o FILE.zst)`;
     case 'lz4':
       return `${what}: lz4-compressed, which tadpole does not read; recompress it as zstd or gzip (lz4 -dc FILE | zstd -o FILE.zst)`;
     case 'zip':
@@ -38,13 +37,14 @@ type Decoder = (chunks: AsyncIterable<Buffer>, name: string) => AsyncIterable<Bu
 const decoders: ReadonlyMap<FormatKind, { decode: Decoder; label: string }> = new Map<FormatKind, { decode: Decoder; label: string }>([
   ['gzip', { label: 'gzip', decode: (c, name) => through(c, createGunzip({ chunkSize: 1 << 20 }), name, 'gzip data is damaged or truncated') }],
   ['zstd', { label: 'zstd', decode: zstdDecode }],
+  ['xz', { label: 'xz', decode: xzDecode }],
   ['utf16le', { label: 'UTF-16', decode: (c) => utf16ToUtf8(c, 'utf-16le') }],
   ['utf16be', { label: 'UTF-16', decode: (c) => utf16ToUtf8(c, 'utf-16be') }],
 ]);
 
 /**
  * The UTF-8 text bytes of an input, whatever it came as: magic bytes pick the decoder
- * (gzip, zstd, UTF-16), and the decoded bytes are judged again (a gzipped UTF-16 file
+ * (gzip, zstd, xz, UTF-16), and the decoded bytes are judged again (a gzipped UTF-16 file
  * works; a gzipped tarball is refused as binary). Anything that is not text is refused
  * with one line before a byte of it is filtered.
  */
