@@ -35,6 +35,10 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, 'shards', 'rest'), { recursive: true });
 writeFileSync(join(OUT, 'corpus.jsonl'), jsonl(records));
 writeFileSync(join(OUT, 'corpus.jsonl.zst'), zstd(Buffer.from(jsonl(records))));
+// xz has no writer in Node: the xz CLI (xz-utils).
+const xz = spawnSync('xz', ['-6', '-c'], { input: Buffer.from(jsonl(records)), maxBuffer: 1 << 28 });
+if (xz.status !== 0) throw new Error('no xz CLI (apt-get install xz-utils)');
+writeFileSync(join(OUT, 'corpus.jsonl.xz'), xz.stdout);
 // Shards in path order (byte order): part-0.jsonl < part-1.jsonl.gz < rest/part-2.jsonl.zst.
 const third = Math.ceil(RECORDS / 3);
 writeFileSync(join(OUT, 'shards', 'part-0.jsonl'), jsonl(records.slice(0, third)));

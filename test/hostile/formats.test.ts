@@ -46,7 +46,7 @@ describe('hostile input: what cannot be a corpus is refused (exit 3, one line, n
   const cases: Array<[string, string, () => Buffer, RegExp]> = [
     // Magic bytes decide, never the name: each file is named as if it were plain JSONL.
     ['bzip2', 'bz.jsonl', () => Buffer.concat([Buffer.from('BZh91AY&SY'), noise(4000)]), /bz\.jsonl: bzip2-compressed, which tadpole does not read; recompress it as zstd/],
-    ['xz', 'xz.jsonl', () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), noise(4000)]), /xz\.jsonl: xz-compressed/],
+    ['damaged xz', 'xz.jsonl', () => Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), noise(4000)]), /xz\.jsonl: xz data is damaged or truncated/],
     ['lz4', 'lz.jsonl', () => Buffer.concat([Buffer.from([0x04, 0x22, 0x4d, 0x18]), noise(4000)]), /lz\.jsonl: lz4-compressed/],
     ['zip', 'z.jsonl', () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), deflateRawSync(news)]), /z\.jsonl: a zip archive/],
     ['binary', 'random.txt', () => noise(100_000), /random\.txt: binary data, not text \(judged on its first 64 KiB\)/],
@@ -104,6 +104,15 @@ describe('hostile input: decoded, not refused', () => {
       expect(got.code).toBe(0);
       expect(got.stdout.toString('utf8')).toBe(want.stdout.toString('utf8'));
     }
+  });
+
+  it('xz (made by the xz CLI, committed fixture): decoded, the same kept text as the plain file', () => {
+    const fix = join(import.meta.dirname, '..', 'fixtures', 'formats');
+    const want = cli(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl')]);
+    const got = cli(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl.xz')]);
+    expect(got.stderr).toBe('');
+    expect(got.code).toBe(0);
+    expect(got.stdout.equals(want.stdout)).toBe(true);
   });
 
   it('a task of under 50 sentences: fitted, with a warning', () => {
