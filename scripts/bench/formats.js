@@ -1,5 +1,5 @@
 // Read speed of each input format against plain JSONL: the same 50 MB corpus as .jsonl,
-// .jsonl.gz, .jsonl.zst and Parquet (zstd, snappy; written by DuckDB when it can be
+// .jsonl.gz, .jsonl.zst, .jsonl.xz and Parquet (zstd, snappy; written by DuckDB when it can be
 // imported: `npm i --no-save @duckdb/node-api`, or DUCKDB_NODE_API=/path/to/lib/index.js),
 // each read through readDocuments (decode, split, parse: what every command does).
 // MB/s are of the plain JSONL bytes, so the formats compare directly.
@@ -55,6 +55,9 @@ export async function benchFormats() {
   const zst = `${plain}.zst`;
   if (existsSync(zst) || zstdFile(plain, zst)) forms.push([`JSONL zstd (${HAS_BUILTIN_ZSTD ? "Node's zlib" : 'fzstd'})`, zst]);
   else console.log('formats: no zstd writer here (Node < 22.15 and no zstd CLI): .zst skipped');
+  const xz = `${plain}.xz`;
+  if (existsSync(xz) || spawnSync('xz', ['-T1', '-6', '-k', '-f', plain]).status === 0) forms.push(['JSONL xz (xz-decompress)', xz]);
+  else console.log('formats: no xz CLI here: .xz skipped');
   const pq = await parquetFiles(plain, dir);
   if (pq.length === 0) console.log('formats: @duckdb/node-api not importable: Parquet skipped (npm i --no-save @duckdb/node-api)');
   forms.push(...pq);
