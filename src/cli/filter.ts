@@ -37,7 +37,7 @@ const spec: CommandSpec = {
     ...embedderFlags,
   ],
   notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - / nothing for stdin
-(spooled to disk for pass 2). Text, JSONL and Parquet; gzip, zstd and UTF-16 decoded, found by magic bytes.
+(spooled to disk for pass 2). Text, JSONL and Parquet; gzip, zstd, xz and UTF-16 decoded, found by magic bytes.
 Output is verbatim input text: kept runs of segments, separated as documents are in the input format.
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json

@@ -51,7 +51,7 @@ export function sniff(head: Buffer): FormatKind {
   if (head.length >= 4 && head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68 && head[3]! >= 0x31 && head[3]! <= 0x39) return 'bzip2';
   // zstd skippable frames (0x184D2A50..5F, little-endian) start some zstd files.
   if (head.length >= 4 && (head[0]! & 0xf0) === 0x50 && head[1] === 0x2a && head[2] === 0x4d && head[3] === 0x18) return 'zstd';
-  return looksBinary(head) ? 'binary' : 'text';
+  return looksBinary(head.subarray(0, SNIFF_BYTES)) ? 'binary' : 'text';
 }
 
 /** The first SNIFF_BYTES of a file (fewer for a short file). */
