@@ -1,4 +1,5 @@
 import { usageError } from '../core/errors.js';
+import { expandInputs } from '../io/inputs/expand.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { DEFAULT_MAX_DOC_BYTES, type ReaderOptions } from '../io/documents.js';
 import { bool, list, num, str, type FlagSpec, type ParsedArgs } from './args.js';
@@ -65,14 +66,15 @@ export function embedderSpecFrom(args: ParsedArgs, io?: CliIO): EmbedderSpec {
 }
 
 /** Inputs: positionals, or stdin when none. */
+/** Input files: folders and quoted globs expanded to the files they hold (src/io/inputs/expand.ts); none = stdin. */
 export function inputsFrom(args: ParsedArgs): string[] {
-  return args.positionals.length > 0 ? args.positionals : ['-'];
+  return args.positionals.length > 0 ? expandInputs(args.positionals) : ['-'];
 }
 
 export function requireFiles(args: ParsedArgs, key: string, flag: string): string[] {
   const files = list(args, key);
   if (files.length === 0) throw usageError(`--${flag} FILE... is required`);
-  return files;
+  return expandInputs(files);
 }
 
 /** A progress line printer, only when stderr is a terminal. */

@@ -1,4 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
+import { checkOutputCompression } from '../io/compressed-output.js';
 import { copyToStream } from '../pipeline/filter-dir.js';
 import { emitStage } from '../pipeline/shard-run.js';
 import { parseShard } from '../shard/layout.js';
@@ -32,6 +33,7 @@ export const command: Command = {
     if (!shardSpec) throw new TadpoleError('TADPOLE_USAGE', '--shard I/N is required');
     const id = parseShard(shardSpec);
     const output = str(args, 'output');
+    if (output !== '-') checkOutputCompression(output);
     const quiet = bool(args, 'quiet');
     const progress = progressFor(io, quiet);
     const trap = trapSignals();

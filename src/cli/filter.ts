@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
+import { checkOutputCompression } from '../io/compressed-output.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
 import { warnNearRandom } from './model-warnings.js';
@@ -26,7 +27,7 @@ const spec: CommandSpec = {
     { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
     { name: 'C', type: 'number', arg: 'C', default: 1, help: '--weights: sensitivity C' },
     { name: 'alpha', type: 'number', arg: 'A', default: 0, help: '--weights: offset alpha (in standard deviations)' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file (written to a temp file, renamed on success) [default: stdout]' },
+    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file (written to a temp file, renamed on success; *.gz / *.zst compressed) [default: stdout]' },
     { name: 'stats', type: 'string', arg: 'FILE', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
     { name: 'work-dir', type: 'string', arg: 'DIR', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
     { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
@@ -38,7 +39,8 @@ const spec: CommandSpec = {
     ...readerFlags,
     ...embedderFlags,
   ],
-  notes: `Inputs: files (gzip detected by magic bytes) or - / nothing for stdin (spooled to disk for pass 2).
+  notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - / nothing for stdin
+(spooled to disk for pass 2). Text, JSONL and Parquet; gzip, zstd, xz and UTF-16 decoded, found by magic bytes.
 Output is verbatim input text: kept runs of segments, separated as documents are in the input format.
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
@@ -57,7 +59,10 @@ export const command: Command = {
     const model = readModel(modelPath);
     warnNearRandom(model, io);
     const reader = readerOptionsFrom(args);
+    // Before any sink exists: a folder or glob with nothing in it leaves no output file.
+    const inputs = inputsFrom(args);
     const output = str(args, 'output');
+    checkOutputCompression(output);
     const quiet = bool(args, 'quiet');
     const progress = progressFor(io, quiet);
     const threshold = num(args, 'threshold');
@@ -82,7 +87,7 @@ export const command: Command = {
         stats = await runFilterInDir({
           runDir,
           resume: bool(args, 'resume'),
-          inputs: inputsFrom(args),
+          inputs,
           reader,
           model,
           modelSha256: fileSha256(modelPath),
@@ -105,7 +110,7 @@ export const command: Command = {
       } else {
         const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
         stats = await runFilter({
-          inputs: inputsFrom(args),
+          inputs,
           reader,
           model,
           embedder: overrides,

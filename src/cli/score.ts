@@ -57,6 +57,7 @@ export const command: Command = {
     const reader = readerOptionsFrom(args);
     if (str(args, 'runDir')) return scoreShardCommand(args, io, model, modelPath, reader);
     const output = str(args, 'output');
+    const inputs = inputsFrom(args);
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');

@@ -2,12 +2,14 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
+import { sniffFile } from './format/magic.js';
+import { parquetDocuments } from './parquet-documents.js';
 import { displayName, isGzipFile, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 
 export type InputFormat = 'text' | 'jsonl' | 'auto';
 
 export interface ReaderOptions {
-  /** auto: JSONL for files named *.jsonl / *.jsonl.gz / *.ndjson, plain text otherwise (stdin too). */
+  /** auto: JSONL for files named *.jsonl / *.ndjson (also .gz / .zst), Parquet by magic bytes, plain text otherwise (stdin too). */
   format: InputFormat;
   /** JSONL field holding the text. */
   textField: string;
@@ -123,7 +125,11 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const range = ro.ranges?.get(inputIndex);
     const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
     const chunks = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
-    for await (const docs of documentsOf(chunks, file, inputIndex, opts, counters, range)) {
+    const docsOfInput =
+      input !== STDIN && sniffFile(input) === 'parquet'
+        ? parquetDocuments(input, file, inputIndex, opts, counters, range)
+        : documentsOf(chunks, file, inputIndex, opts, counters, range);
+    for await (const docs of docsOfInput) {
      for (const doc of docs) {
       doc.ordinal = ordinal++;
       if (ro.trackCounts) doc.counts = counters.toJSON();
@@ -187,6 +193,8 @@ async function* documentsOf(
   const format = resolveFormat(opts.format, file);
   const perLine = format === 'jsonl' || opts.docPerLine;
   const where = { base: range?.start ?? 0, end: range?.end ?? Number.MAX_SAFE_INTEGER, line: range?.line ?? 1 };
+  const fieldless: FieldlessRecords = { count: 0 };
+  let fileDocs = 0;
   for await (const raws of rawDocs(chunks, perLine, maxDoc, counters, where, file)) {
    const docs: Doc[] = [];
    for (const raw of raws) {
@@ -202,7 +210,7 @@ async function* documentsOf(
     }
     const doc: Doc = { ordinal: 0, input: inputIndex, file, line: raw.line, text, byteStart: raw.start, byteEnd: raw.end, nextOffset: raw.nextOffset, nextLine: raw.nextLine };
     if (format === 'jsonl') {
-      const parsed = parseRecord(text, opts, file, raw.line, counters);
+      const parsed = parseRecord(text, opts, file, raw.line, counters, fieldless);
       if (parsed === undefined) continue;
       doc.fields = parsed.record;
       doc.text = parsed.text;
@@ -211,16 +219,32 @@ async function* documentsOf(
       continue;
     }
     counters.docs++;
+    fileDocs++;
     docs.push(doc);
    }
    if (docs.length > 0) yield docs;
   }
+  // A whole JSONL file in which no record has the text field is a wrong --text-field, not
+  // a corpus with nothing to keep: refused, rather than an empty output and exit 0.
+  if (format === 'jsonl' && !range && fileDocs === 0 && fieldless.count > 0) throw noTextField(file, opts.textField, fieldless);
+}
+
+/** JSONL records that are objects without the text field: how many, and the fields of the first. */
+interface FieldlessRecords {
+  count: number;
+  keys?: string[];
+}
+
+function noTextField(file: string, field: string, seen: FieldlessRecords): TadpoleError {
+  const keys = seen.keys ?? [];
+  const strings = keys.length > 0 ? ` (its records have: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''})` : '';
+  return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME`, { file });
 }
 
 /** The format an input is read in: explicit, or by name under 'auto'. */
 export function resolveFormat(format: InputFormat, file: string): 'text' | 'jsonl' {
   if (format !== 'auto') return format;
-  return /\.(jsonl|ndjson)(\.gz)?$/i.test(file) ? 'jsonl' : 'text';
+  return /\.((jsonl|ndjson)(\.(gz|zst|zstd|xz))?|parquet)$/i.test(file) ? 'jsonl' : 'text';
 }
 
 function isBlank(s: string): boolean {
@@ -237,6 +261,7 @@ function parseRecord(
   file: string,
   lineNo: number,
   counters: ReadCounters,
+  fieldless: FieldlessRecords,
 ): { record: Record<string, unknown>; text: string } | undefined {
   if (isBlank(line)) return undefined;
   let value: unknown;
@@ -249,9 +274,10 @@ function parseRecord(
   if (why === undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) why = 'not a JSON object';
   if (why === undefined) {
     const field = (value as Record<string, unknown>)[opts.textField];
-    if (field === undefined) why = `no "${opts.textField}" field`;
-    else if (typeof field !== 'string') why = `field "${opts.textField}" is not a string`;
-    else return { record: value as Record<string, unknown>, text: field };
+    if (typeof field === 'string') return { record: value as Record<string, unknown>, text: field };
+    why = field === undefined ? `no "${opts.textField}" field` : `field "${opts.textField}" is not a string`;
+    fieldless.count++;
+    fieldless.keys ??= Object.keys(value as object);
   }
   if (opts.strict) throw new TadpoleError('TADPOLE_INPUT', `${file}:${lineNo}: bad JSONL record: ${why} (drop --strict to skip and count such lines)`, { file, line: lineNo });
   if (why?.startsWith('no ') || why?.startsWith('field')) counters.missingFieldLines++;

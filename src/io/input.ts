@@ -1,7 +1,8 @@
-import { closeSync, createReadStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
+import { decodeInput } from './format/decode.js';
+import { isSeekableText } from './format/magic.js';
 
 export const STDIN = '-';
 
@@ -17,18 +18,9 @@ export interface ByteRange {
   line?: number;
 }
 
-/** True when the file starts with the gzip magic bytes (such a file cannot be split or seeked). */
+/** True when the file is not plain UTF-8 text (compressed, UTF-16, ...): it cannot be split or seeked, only read from its start. */
 export function isGzipFile(path: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const b = Buffer.alloc(2);
-    return readSync(fd, b, 0, 2, 0) === 2 && b[0] === 0x1f && b[1] === 0x8b;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return !isSeekableText(path);
 }
 
 export interface OpenOptions {
@@ -40,9 +32,10 @@ export interface OpenOptions {
 }
 
 /**
- * Raw chunks of one input, gunzipped when it starts with the gzip magic bytes (so
- * `.gz` names are not required and a misnamed file still works). Concatenated gzip
- * members are read as one stream, as gzip(1) does.
+ * The UTF-8 bytes of one input, decoded by what its magic bytes say (src/io/format/decode.ts:
+ * gzip, zstd, UTF-16; so `.gz` names are not required and a misnamed file still works), or
+ * refused with one line when it is not text. Concatenated gzip members are read as one
+ * stream, as gzip(1) does.
  */
 export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGenerator<Buffer> {
   const name = displayName(input);
@@ -67,42 +60,17 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
     }
   }
   const iterator = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await nextChunk(iterator, name);
-  if (first === undefined) return;
-  if (opts.spool) await writeAll(opts.spool, first);
-  const gzipped = !opts.range && first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
-  if (!gzipped) {
-    yield first;
+  const rawChunks = (async function* () {
     for (;;) {
       const chunk = await nextChunk(iterator, name);
       if (chunk === undefined) return;
       if (opts.spool) await writeAll(opts.spool, chunk);
       yield chunk;
     }
-  }
-  const gunzip = createGunzip({ chunkSize: 1 << 20 });
-  const feed = (async () => {
-    try {
-      let chunk: Buffer | undefined = first;
-      while (chunk !== undefined) {
-        if (!gunzip.write(chunk)) await new Promise<void>((r) => gunzip.once('drain', r));
-        chunk = await nextChunk(iterator, name);
-        if (chunk !== undefined && opts.spool) await writeAll(opts.spool, chunk);
-      }
-      gunzip.end();
-    } catch (err) {
-      gunzip.destroy(err as Error);
-    }
   })();
-  try {
-    for await (const out of gunzip as AsyncIterable<Buffer>) yield out;
-  } catch (err) {
-    if (err instanceof TadpoleError) throw err;
-    const msg = (err as Error).message;
-    throw new TadpoleError('TADPOLE_INPUT', `${name}: gzip data is damaged or truncated (${msg})`, { file: name, cause: err });
-  } finally {
-    await feed;
-  }
+  // A range is only ever asked of plain text (isSeekableText): its bytes are read as they are.
+  if (opts.range) yield* rawChunks;
+  else yield* decodeInput(rawChunks, name);
 }
 
 async function nextChunk(it: AsyncIterator<Buffer>, name: string): Promise<Buffer | undefined> {

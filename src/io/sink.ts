@@ -2,6 +2,7 @@ import { copyFileSync, createWriteStream, existsSync, openSync, closeSync, ftrun
 import type { Writable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { tempPathFor } from './atomic.js';
+import { compressInto, compressorFor } from './compressed-output.js';
 
 /**
  * Where kept text goes. File output is written to a temp file beside the target and
@@ -22,13 +23,19 @@ export class Sink {
   private base = 0;
   private lastWrite: Promise<void> = Promise.resolve();
 
-  private constructor(stream: Writable, readonly target: string | undefined, tmp: string | undefined) {
+  /** File outputs named *.gz / *.zst: `stream` is the compressor, `file` the temp file it feeds. */
+  private readonly file: WriteStream | undefined;
+
+  private constructor(stream: Writable, readonly target: string | undefined, tmp: string | undefined, file?: WriteStream) {
     this.stream = stream;
     this.tmp = tmp;
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.closedEarly = true;
-      else this.error ??= err;
-    });
+    this.file = file;
+    for (const s of file ? [stream, file] : [stream]) {
+      s.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.closedEarly = true;
+        else this.error ??= err;
+      });
+    }
   }
 
   static toFile(path: string): Sink {
@@ -36,7 +43,11 @@ export class Sink {
     // nothing to rename, and renaming over a device node would replace it.
     if (existsSync(path) && !statSync(path).isFile()) return new Sink(createWriteStream(path, { flags: 'a' }), path, undefined);
     const tmp = tempPathFor(path);
-    return new Sink(createWriteStream(tmp), path, tmp);
+    const compressor = compressorFor(path);
+    if (!compressor) return new Sink(createWriteStream(tmp), path, tmp);
+    const file = createWriteStream(tmp);
+    compressor.pipe(file);
+    return new Sink(compressor, path, tmp, file);
   }
 
   /**
@@ -120,10 +131,20 @@ export class Sink {
   async close(): Promise<void> {
     await this.flush();
     if (this.tmp) {
-      const ws = this.stream as WriteStream;
-      await new Promise<void>((resolve) => ws.end(resolve));
+      if (this.file) {
+        const file = this.file;
+        const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
+        this.stream.end();
+        await closed;
+      } else {
+        const ws = this.stream as WriteStream;
+        await new Promise<void>((resolve) => ws.end(resolve));
+      }
       this.check();
-      moveFile(this.tmp, this.target as string);
+      // A resumable output is written plain (a checkpoint truncates it by length) and compressed at the end.
+      const compressor = this.keepPartialOnAbort ? compressorFor(this.target as string) : undefined;
+      if (compressor) await compressInto(this.tmp, this.target as string, compressor);
+      else moveFile(this.tmp, this.target as string);
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
         // Resolve once everything queued has been handed to the OS.
@@ -138,7 +159,8 @@ export class Sink {
   async abort(): Promise<void> {
     this.pending = [];
     if (this.tmp || this.target) {
-      const ws = this.stream as WriteStream;
+      if (this.file && !this.stream.destroyed) this.stream.destroy();
+      const ws = this.file ?? (this.stream as WriteStream);
       if (!ws.destroyed) {
         await new Promise<void>((resolve) => {
           ws.once('close', () => resolve());

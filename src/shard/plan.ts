@@ -1,4 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { sniffFile } from '../io/format/magic.js';
+import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
 import { resolveFormat, type ReaderOptions } from '../io/documents.js';
 import { STDIN, type ByteRange } from '../io/input.js';
@@ -22,7 +24,8 @@ const SCAN = 64 * 1024;
  * Shard i of n: the inputs laid end to end (gzip files by compressed size), cut at
  * size*k/n, each cut moved forward to the next document boundary (a line start for
  * JSONL / --doc-per-line, the start of a blank line for paragraph text). A gzip file
- * cannot be split: the cut moves to its start, so it goes whole to one shard. Every
+ * cannot be split: the cut moves to its start, so it goes whole to one shard. A Parquet
+ * file is cut at the first row group starting at or after the cut (its offsets are rows). Every
  * process computes the same cuts from the same bytes, so shards never overlap or miss.
  */
 export function planShard(inputs: string[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
@@ -40,6 +43,11 @@ export function planShard(inputs: string[], fps: InputFingerprint[], reader: Rea
     let j = 0;
     while (j < fps.length - 1 && starts[j + 1]! <= g) j++;
     const f = fps[j]!;
+    if (f.size > 0 && sniffFile(inputs[j]!) === 'parquet') {
+      // Parquet splits between row groups; offsets in a Parquet file are rows (src/io/format/parquet.ts).
+      const row = parquetCutRow(inputs[j]!, g - starts[j]!);
+      return row === undefined ? { input: j + 1, offset: 0 } : { input: j, offset: row };
+    }
     if (f.gzip || f.size <= 0) return { input: j, offset: 0 };
     const perLine = resolveFormat(reader.format, inputs[j]!) === 'jsonl' || reader.docPerLine;
     const b = nextBoundary(inputs[j]!, g - starts[j]!, f.size, perLine);

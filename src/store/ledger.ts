@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDriver } from './sqlite.js';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 
@@ -92,7 +93,7 @@ export class Ledger {
     const path = join(dir, LEDGER_FILE);
     let db: Database.Database;
     try {
-      db = new Database(path, { fileMustExist: !opts.create, readonly: !!opts.readonly });
+      db = new (sqliteDriver())(path, { fileMustExist: !opts.create, readonly: !!opts.readonly });
     } catch (err) {
       throw new TadpoleError('TADPOLE_RUN', `cannot open the run ledger ${path}: ${(err as Error).message}`, { file: path, cause: err });
     }

@@ -30,16 +30,16 @@ async function read(name: string, bytes: Buffer, opts: Partial<ReaderOptions> = 
 }
 
 describe('hostile input: reader outcomes', () => {
-  it('invalid UTF-8: replaced with U+FFFD, counted, kept', async () => {
-    const { docs, c } = await read('bad-utf8.txt', Buffer.from([0x48, 0x69, 0xff, 0xfe, 0x2e, 0x0a]));
+  it('invalid UTF-8 in text: replaced with U+FFFD, counted, kept', async () => {
+    const { docs, c } = await read('bad-utf8.txt', Buffer.concat([Buffer.from('Hi there, caf'), Buffer.from([0xe9, 0xff]), Buffer.from(' is open.\n')]));
     expect(docs).toHaveLength(1);
-    expect(docs[0]!.text).toBe('Hi\uFFFD\uFFFD.');
+    expect(docs[0]!.text).toBe('Hi there, caf\uFFFD\uFFFD is open.');
     expect(c.invalidUtf8Docs).toBe(1);
   });
 
-  it('NUL bytes: kept as characters of the text', async () => {
-    const { docs } = await read('nul.txt', Buffer.from('a\0b. c\0d.\n'));
-    expect(docs[0]!.text).toBe('a\0b. c\0d.');
+  it('a stray NUL byte in text: kept as a character of the text', async () => {
+    const { docs } = await read('nul.txt', Buffer.from('A sentence with a\0stray NUL. Then another sentence.\n'));
+    expect(docs[0]!.text).toBe('A sentence with a\0stray NUL. Then another sentence.');
   });
 
   it('CRLF: CR-only lines separate paragraphs; lone CR is not a line break', async () => {

