@@ -58,11 +58,9 @@ export const command: Command = {
     if (str(args, 'runDir')) return scoreShardCommand(args, io, model, modelPath, reader);
     const output = str(args, 'output');
     const inputs = inputsFrom(args);
-    const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
-    const inputs = inputsFrom(args);
     if (needsCompletion(model) && inputs.includes(STDIN)) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
     }
@@ -70,6 +68,8 @@ export const command: Command = {
     const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
     const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, ...(log ? { log } : {}) });
     const scorer = await openScoring(ready, overrides, workersFrom(args, inputs));
+    // Opened once the model is complete and the scorer open, so a refusal leaves no output file.
+    const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     try {
       await prepareOnFiles(scorer, inputs, reader);
       const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() });
