@@ -16,7 +16,7 @@
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
-import { factoryOf, fitEnsemble, loadEnsemble } from './ensemble.js';
+import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { needGeneral, needTask, numOpt } from './options.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -71,16 +71,6 @@ function split<T>(xs: T[], share: number, seed: number): { train: T[]; held: T[]
   const held: T[] = [];
   xs.forEach((x, i) => (heldIdx.has(i) ? held : train).push(x));
   return { train, held };
-}
-
-function meanStd(xs: Float64Array): { mean: number; std: number } {
-  let m = 0;
-  for (const x of xs) m += x;
-  m /= xs.length;
-  let v = 0;
-  for (const x of xs) v += (x - m) ** 2;
-  const std = Math.sqrt(v / xs.length);
-  return { mean: m, std: std > 1e-12 ? std : 1 };
 }
 
 /** Fit one component on the training part and score the held-out rows (task first, then general). */

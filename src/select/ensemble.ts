@@ -40,7 +40,8 @@ export async function factoryOf(name: string): Promise<{ factory: SelectorFactor
   return { factory: selectorFactory('tadpole'), options: { detector: name } };
 }
 
-function meanStd(xs: Float64Array): { mean: number; std: number } {
+/** Mean and standard deviation (1 when flat, so a z-score never divides by zero). */
+export function meanStd(xs: Float64Array): { mean: number; std: number } {
   let m = 0;
   for (const x of xs) m += x;
   m /= xs.length;
