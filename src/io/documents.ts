@@ -2,9 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
-import { sniffFile } from './format/magic.js';
+import { isSeekableText, sniffFile } from './format/magic.js';
 import { parquetDocuments } from './parquet-documents.js';
-import { displayName, isGzipFile, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
+import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 
 export type InputFormat = 'text' | 'jsonl' | 'auto';
 
@@ -153,11 +153,11 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
  * caller (shard planner) always cuts ranges at document boundaries.
  */
 async function* rangeChunks(input: string, range: ByteRange, openOpts: OpenOptions): AsyncGenerator<Buffer> {
-  if (input !== STDIN && !isGzipFile(input)) {
+  if (input !== STDIN && isSeekableText(input)) {
     yield* openInput(input, { range: { start: range.start, end: Number.MAX_SAFE_INTEGER } });
     return;
   }
-  // gzip and stdin cannot seek: decompress from the start and drop the bytes before `start`.
+  // Compressed inputs and stdin cannot seek: decode from the start and drop the bytes before `start`.
   let skip = range.start;
   for await (const chunk of openInput(input, openOpts)) {
     if (skip >= chunk.length) {

@@ -2,7 +2,6 @@ import { createReadStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
-import { isSeekableText } from './format/magic.js';
 
 export const STDIN = '-';
 
@@ -16,11 +15,6 @@ export interface ByteRange {
   end: number;
   /** 1-based line number at `start`, when known (resume); shards start counting at 1. */
   line?: number;
-}
-
-/** True when the file is not plain UTF-8 text (compressed, UTF-16, ...): it cannot be split or seeked, only read from its start. */
-export function isGzipFile(path: string): boolean {
-  return !isSeekableText(path);
 }
 
 export interface OpenOptions {

@@ -22,7 +22,8 @@ import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
 import { ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
-import { isGzipFile, STDIN } from './input.js';
+import { isSeekableText } from './format/magic.js';
+import { STDIN } from './input.js';
 import { readSentences } from './sentences.js';
 
 export interface SampleOptions {
@@ -88,7 +89,7 @@ function seekableSizes(inputs: string[]): number[] | undefined {
     if (input === STDIN) return undefined;
     try {
       const st = statSync(input);
-      if (!st.isFile() || isGzipFile(input)) return undefined;
+      if (!st.isFile() || !isSeekableText(input)) return undefined;
       out.push(st.size);
     } catch {
       return undefined; // the reservoir pass reports the missing file with its usual error

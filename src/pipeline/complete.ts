@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import { isGzipFile, STDIN } from '../io/input.js';
+import { isSeekableText, sniffFile } from '../io/format/magic.js';
+import { STDIN } from '../io/input.js';
 import { sampleSentences } from '../io/sample.js';
 import { completeModel, needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
@@ -35,6 +36,13 @@ function mb(bytes: number): string {
   return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+/** Why the sampler read everything: stdin, an input it cannot seek into (named by its format), or a small input. */
+function whyReadWhole(inputs: string[]): string {
+  if (inputs.includes(STDIN)) return 'stdin';
+  const unseekable = inputs.find((i) => !isSeekableText(i));
+  return unseekable === undefined ? 'an input under 64 MB' : sniffFile(unseekable);
+}
+
 /**
  * A model fitted without --general, completed from a seeded sample of `inputs` (the
  * corpus about to be filtered); any other model is returned as it is.
@@ -47,7 +55,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const sample = await sampleSentences(inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
-    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${inputs.includes(STDIN) ? 'stdin' : inputs.some(isGzipFile) ? 'gzip' : 'an input under 64 MB'} is read whole`;
+    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs)} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { isGzipFile, STDIN } from '../io/input.js';
+import { isSeekableText } from '../io/format/magic.js';
+import { STDIN } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
 /** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
@@ -28,7 +29,7 @@ export function fingerprintInput(input: string, idx: number): InputFingerprint {
       readSync(fd, tail, 0, tailLen, st.size - tailLen);
       h.update(tail);
     }
-    return { idx, path: resolve(input), size: st.size, mtimeMs: st.mtimeMs, headTailSha256: h.digest('hex'), gzip: isGzipFile(input) };
+    return { idx, path: resolve(input), size: st.size, mtimeMs: st.mtimeMs, headTailSha256: h.digest('hex'), gzip: !isSeekableText(input) };
   } finally {
     closeSync(fd);
   }
