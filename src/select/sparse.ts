@@ -3,7 +3,7 @@
  * representation. Buckets are 2^20 so collisions are rare; only buckets seen at fit time
  * get a column, so the stored state is bounded by the fit text, not by the table size.
  */
-import { hashedNgrams, tokenize } from '../text/ngrams.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
 
 export const HASH_BUCKETS = 1 << 20;
 
@@ -15,10 +15,15 @@ export interface Csr {
   val: Float64Array;
 }
 
-/** Bucket -> term frequency for one sentence. */
-export function termCounts(sentence: string, maxOrder = 2): Map<number, number> {
+/** The tokenizer Lsa.transform scores with, so fit and scoring see the same buckets. */
+const hasher = new NgramHasher(HASH_BUCKETS);
+
+/** Bucket -> term frequency (word 1-2-grams) for one sentence. */
+export function termCounts(sentence: string): Map<number, number> {
   const m = new Map<number, number>();
-  for (const b of hashedNgrams(tokenize(sentence), HASH_BUCKETS, maxOrder)) m.set(b, (m.get(b) ?? 0) + 1);
+  const n = hasher.hash(sentence);
+  const ids = hasher.ids;
+  for (let j = 0; j < n; j++) m.set(ids[j] as number, (m.get(ids[j] as number) ?? 0) + 1);
   return m;
 }
 
