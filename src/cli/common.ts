@@ -65,7 +65,6 @@ export function embedderSpecFrom(args: ParsedArgs, io?: CliIO): EmbedderSpec {
   return { ...o, kind };
 }
 
-/** Inputs: positionals, or stdin when none. */
 /** Input files: folders and quoted globs expanded to the files they hold (src/io/inputs/expand.ts); none = stdin. */
 export function inputsFrom(args: ParsedArgs): string[] {
   return args.positionals.length > 0 ? expandInputs(args.positionals) : ['-'];

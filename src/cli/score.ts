@@ -116,13 +116,14 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
   const quiet = bool(args, 'quiet');
   const progress = progressFor(io, quiet);
   const batch = num(args, 'batchSentences');
+  const inputs = inputsFrom(args);
   const trap = trapSignals();
   try {
     const s = await scoreStage({
       runDir,
       resume: bool(args, 'resume'),
       id,
-      inputs: inputsFrom(args),
+      inputs,
       reader,
       model,
       modelSha256: fileSha256(modelPath),
@@ -130,7 +131,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       segment: num(args, 'segment') ?? 15,
       stdin: io.stdin,
       ...(batch ? { batchSentences: batch } : {}),
-      workers: workersFrom(args, inputsFrom(args)),
+      workers: workersFrom(args, inputs),
       checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
       signal: trap.signal,
       ...(progress ? { progress } : {}),
