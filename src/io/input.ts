@@ -82,3 +82,8 @@ function writeAll(out: WriteStream, chunk: Buffer): Promise<void> {
     out.write(chunk, (err) => (err ? reject(new TadpoleError('TADPOLE_IO', `cannot write stdin spool: ${err.message}`, { cause: err })) : resolve()));
   });
 }
+
+/** Ends a stdin spool once every byte is on disk (the spool is read back as a file after). */
+export function closeSpool(out: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+}

@@ -8,7 +8,7 @@ import { ScoreSketch } from '../cut/sketch.js';
 import { SpillReader, SpillWriter } from '../cut/spill.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
-import { STDIN } from '../io/input.js';
+import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { segmentBounds } from '../segment/segments.js';
@@ -110,7 +110,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
     completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
     if (spool) {
-      await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
+      await closeSpool(spool);
       spooledByCompletion = true;
     }
     scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
@@ -149,34 +149,31 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       let spool = usesStdin && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
       const before = fingerprintInputs(opts.inputs);
       const t1 = performance.now();
-      let pass1Inputs = spooledByCompletion ? opts.inputs.map((i) => (i === STDIN ? spoolPath : i)) : opts.inputs;
+      // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
+      const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+      let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
       if (scorer.prepare) {
         // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
         // spooled by this extra pass, and pass 1 then reads the spool.
         await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
         if (spool) {
-          const s = spool;
-          await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
+          await closeSpool(spool);
           spool = undefined;
-          pass1Inputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+          pass1Inputs = spooledInputs;
         }
       }
       const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
-      if (spool) {
-        const s = spool;
-        await new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
-      }
+      if (spool) await closeSpool(spool);
       const t2 = performance.now();
       stats.seconds.pass1 = (t2 - t1) / 1000;
       stats.sentenceScores = { mean: moments.mean, std: moments.std };
       stats.reader = counters.toJSON();
-      const pass2Inputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
       // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
       const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
       if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       if (opts.weights) {
         const t3 = performance.now();
-        await weightsPass(opts, pass2Inputs, spillPath, docIndexPath, moments, stats);
+        await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
         stats.seconds.pass2 = (performance.now() - t3) / 1000;
       } else {
         const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
@@ -184,7 +181,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
         stats.seconds.cut = (t3 - t2) / 1000;
         stats.threshold = cut.threshold;
         stats.tieId = cut.tieId;
-        await emitPass(opts, pass2Inputs, spillPath, docIndexPath, cut, stats);
+        await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
         stats.seconds.pass2 = (performance.now() - t3) / 1000;
       }
     }

@@ -5,7 +5,7 @@ import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
 import { SpillWriter, truncateSpill } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
-import { STDIN } from '../io/input.js';
+import { closeSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
 import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { resumePlan, type ShardPlan } from '../shard/plan.js';
@@ -205,7 +205,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       }
       if (performance.now() - lastCheckpoint >= interval) save();
     }
-    if (spool) await new Promise<void>((r, j) => spool.end((e?: Error | null) => (e ? j(e) : r())));
+    if (spool) await closeSpool(spool);
     progress.done(docs, counters.bytes);
   } catch (err) {
     spill.close();
