@@ -90,8 +90,7 @@ export class ScoringPool {
     const ready: Promise<boolean>[] = [];
     for (let i = 0; i < workers; i++) {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
-      // The parent's --input-type (node -e) is refused by a worker that runs a file.
-      const worker = new Worker(script, { workerData: data, execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
+      const worker = startWorker(script, data);
       if (log && i === 0) worker.on('message', (m: PoolReply) => m.type === 'log' && log(m.line));
       const slot: Slot = { worker, pending: new Map() };
       slots.push(slot);
@@ -205,6 +204,23 @@ export class ScoringPool {
         clearTimeout(timer);
       }),
     );
+  }
+}
+
+/**
+ * A worker with the parent's Node flags (so --cpu-prof, --enable-source-maps and the like
+ * reach it), or with none when a flag is process-wide: Node refuses V8 flags such as
+ * --max-semi-space-size in a worker's execArgv, and `node --max-semi-space-size=64 tadpole`
+ * failed with an internal error before this fallback.
+ */
+function startWorker(script: URL, data: PoolWorkerData): Worker {
+  // The parent's --input-type (node -e) is refused by a worker that runs a file.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  try {
+    return new Worker(script, { workerData: data, execArgv });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    return new Worker(script, { workerData: data, execArgv: [] });
   }
 }
 

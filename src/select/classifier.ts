@@ -11,6 +11,7 @@ import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
 import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import type { RawNgramScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const CLASSIFIER_DEFAULTS = {
@@ -105,7 +106,7 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
   return { weights: w, bias };
 }
 
-class ClassifierScorer implements SentenceScorer {
+class ClassifierScorer implements RawNgramScorer {
   readonly method = 'classifier';
   private readonly hasher: NgramHasher;
   constructor(private readonly w: Float32Array, private readonly bias: number) {
@@ -113,12 +114,17 @@ class ClassifierScorer implements SentenceScorer {
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    const w = this.w;
-    for (let i = 0; i < sentences.length; i++) {
-      const n = this.hasher.hash(sentences[i] as string);
-      out[i] = -logit(w, this.bias, this.hasher.ids, 0, n);
-    }
+    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.hasher.raw, this.hasher.hashRaw(sentences[i] as string));
     return out;
+  }
+  /** Minus the logit (as `logit` computes it), the weights indexed by raw % buckets. */
+  scoreRaw(raw: Uint32Array, n: number): number {
+    if (n === 0) return -this.bias;
+    const w = this.w;
+    const buckets = w.length;
+    let s = 0;
+    for (let j = 0; j < n; j++) s += w[(raw[j] as number) % buckets] as number;
+    return -(this.bias + s / Math.sqrt(n));
   }
   async dispose(): Promise<void> {}
 }

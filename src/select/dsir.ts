@@ -7,6 +7,7 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
 import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import type { RawNgramScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
@@ -26,7 +27,7 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
   return out;
 }
 
-class DsirScorer implements SentenceScorer {
+class DsirScorer implements RawNgramScorer {
   readonly method = 'dsir';
   private readonly logRatio: Float32Array;
   private readonly hasher: NgramHasher;
@@ -36,15 +37,15 @@ class DsirScorer implements SentenceScorer {
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    const lr = this.logRatio;
-    for (let i = 0; i < sentences.length; i++) {
-      const n = this.hasher.hash(sentences[i] as string);
-      const ids = this.hasher.ids;
-      let w = 0;
-      for (let j = 0; j < n; j++) w += lr[ids[j] as number] as number;
-      out[i] = -w;
-    }
+    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.hasher.raw, this.hasher.hashRaw(sentences[i] as string));
     return out;
+  }
+  scoreRaw(raw: Uint32Array, n: number): number {
+    const lr = this.logRatio;
+    const buckets = lr.length;
+    let w = 0;
+    for (let j = 0; j < n; j++) w += lr[(raw[j] as number) % buckets] as number;
+    return -w;
   }
   async dispose(): Promise<void> {}
 }

@@ -11,7 +11,9 @@
  */
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
 import { needGeneral } from './options.js';
+import { isRawNgramScorer, type RawNgramScorer } from './raw-ngrams.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Methods usable as components; any other name is a tadpole detector. */
@@ -72,8 +74,27 @@ export async function fitEnsemble(ctx: FitContext, names: string[], shared: Reco
 
 class EnsembleScorer implements SentenceScorer {
   readonly method = 'tadpole';
-  constructor(private readonly parts: { scorer: SentenceScorer; mean: number; std: number }[]) {}
+  /** Every part scores from n-gram hashes: one hashing of each sentence serves them all. */
+  private readonly rawParts?: { scorer: RawNgramScorer; mean: number; std: number }[];
+  private readonly hasher = new NgramHasher(1);
+  constructor(private readonly parts: { scorer: SentenceScorer; mean: number; std: number }[]) {
+    if (parts.every((p) => isRawNgramScorer(p.scorer))) this.rawParts = parts as { scorer: RawNgramScorer; mean: number; std: number }[];
+  }
+
+  /** The same sums, in the same order, as the part-by-part loop below. */
+  private scoreHashedOnce(sentences: string[], parts: { scorer: RawNgramScorer; mean: number; std: number }[]): Float64Array {
+    const out = new Float64Array(sentences.length);
+    const hasher = this.hasher;
+    for (let i = 0; i < sentences.length; i++) {
+      const n = hasher.hashRaw(sentences[i] as string);
+      let z = 0;
+      for (const p of parts) z += (p.scorer.scoreRaw(hasher.raw, n) - p.mean) / p.std;
+      out[i] = z;
+    }
+    return out;
+  }
   async score(sentences: string[]): Promise<Float64Array> {
+    if (this.rawParts) return this.scoreHashedOnce(sentences, this.rawParts);
     const out = new Float64Array(sentences.length);
     for (const p of this.parts) {
       const s = await p.scorer.score(sentences);

@@ -1,9 +1,12 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chemprotSentences, realMix } from '../helpers/corpora.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const tmp = tempDir('tadpole-workers-');
 const f = (name: string) => join(tmp.dir, name);
 
@@ -67,6 +70,15 @@ describe('--workers N: the same bytes for every N', () => {
       expect(one.stdout.length, name).toBeGreaterThan(100);
       expect(two.stdout.equals(one.stdout), `${name} differs between 1 and 2 workers`).toBe(true);
     }
+  });
+
+  it('a process-wide V8 flag on node (refused in a worker) still runs the pool, with the same bytes', () => {
+    const args = ['bin/tadpole.js', 'filter', '-m', f('default.json'), f('mix.jsonl'), '--batch-sentences', '100', '-q'];
+    const plain = spawnSync(process.execPath, [...args, '--workers', '1'], { cwd: ROOT });
+    const flagged = spawnSync(process.execPath, ['--max-semi-space-size=16', ...args, '--workers', '2'], { cwd: ROOT });
+    expect(flagged.status, flagged.stderr.toString()).toBe(0);
+    expect(plain.stdout.length).toBeGreaterThan(100);
+    expect(flagged.stdout.equals(plain.stdout)).toBe(true);
   });
 
   it('--workers 0 is a usage error that names the fix', async () => {

@@ -43,6 +43,20 @@ describe.skipIf(!HAVE_SHARED)('tadpole --detector ensemble (z-normalised selecto
     expect(inDomainShareOfKept(ens as Float64Array, mix.inDomain)).toBeGreaterThan(0.9);
   });
 
+  it('classifier+dsir hash each sentence once and give exactly the part-by-part z-sum', async () => {
+    const mix = smallMix();
+    const options = { detector: 'ensemble', components: 'classifier+dsir' };
+    const [ens] = await scoresOf('tadpole', options, mix.general, [mix.sentences]);
+    const expected = new Float64Array(mix.sentences.length);
+    for (const name of ['classifier', 'dsir']) {
+      const [onGeneral, onMix] = await scoresOf(name, {}, mix.general, [mix.general, mix.sentences]);
+      const [m, sd] = meanStd(onGeneral as Float64Array);
+      (onMix as Float64Array).forEach((v, i) => (expected[i] = (expected[i] as number) + (v - m) / sd));
+    }
+    // Bit for bit: the one-hash path sums the same terms in the same order.
+    expect(Array.from(ens as Float64Array)).toEqual(Array.from(expected));
+  });
+
   it('other components can be named (components=dsir+moore-lewis), each fitted as its own method', async () => {
     const mix = smallMix();
     const json = await tadpoleSelector.fit({ task: mix.task, general: mix.general, seed: SEED, options: { detector: 'ensemble', components: 'dsir+moore-lewis' } });

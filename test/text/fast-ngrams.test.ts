@@ -18,6 +18,14 @@ describe('NgramHasher', () => {
       expect(fast(s, 10000)).toEqual(sorted(hashedNgrams(tokenize(s), 10000, 2)));
     }
   });
+  it('hashRaw gives the unreduced hashes: raw % buckets is the id hash gives, for any bucket count', () => {
+    const s = '( Collins , 1997 ) showed IL-2 in T-cells, and Café naïve ÉCOLE 3.5% too.';
+    const h = new NgramHasher(10000);
+    const n = h.hashRaw(s);
+    for (const buckets of [7, 10000, 1 << 18]) {
+      expect(sorted(Array.from(h.raw.subarray(0, n), (r) => r % buckets))).toEqual(fast(s, buckets));
+    }
+  });
   it('reuses its buffer and grows it for a sentence with more than 1,024 n-grams', () => {
     const h = new NgramHasher(1 << 20);
     const long = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(' ');
