@@ -7,7 +7,7 @@ export const workersFlag: FlagSpec = {
   name: 'workers',
   type: 'int',
   arg: 'N',
-  help: 'Scoring threads; 1 scores in the main thread [default: the cores available; 1 for input files under 4 MB]',
+  help: 'Scoring threads, the main thread included (N - 1 workers); 1 starts no worker [default: the cores available; 1 for input files under 4 MB]',
 };
 
 /**

@@ -6,7 +6,9 @@ import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { Doc } from '../io/documents.js';
 import type { ModelFile } from '../model/file.js';
-import type { ScoredBatch } from './scored.js';
+import { openScorer } from '../model/open.js';
+import type { SentenceScorer } from '../select/selector.js';
+import { splitDocs, type ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
 
 /**
@@ -69,26 +71,41 @@ export class ScoringPool {
   /** Pools never select against the whole corpus: such methods score in one thread. */
   readonly prepare: undefined = undefined;
   private nextId = 0;
+  /** Batches scored so far by the workers and by this thread (for tests and the bench). */
+  readonly batches = { workers: 0, here: 0 };
   private failed: unknown;
   private closing = false;
 
   private constructor(
     readonly method: string,
     private readonly slots: Slot[],
+    /** This thread's own scorer: it scores a batch whenever every worker is full. */
+    private readonly local: SentenceScorer,
   ) {}
 
+  /** Scoring threads: the workers and this one. */
   get workers(): number {
-    return this.slots.length;
+    return this.slots.length + 1;
   }
 
-  /** Starts `workers` threads and waits until each has opened its scorer. `corpusWide`: the method needs one process (nothing started is kept). */
-  static async open(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number): Promise<ScoringPool | { corpusWide: true }> {
+  /**
+   * Scores on `threads` threads: this one and threads - 1 workers, each with its own scorer
+   * (waits until each has opened it). This thread scores too, so `threads` = cores keeps every
+   * core busy without a reader thread competing with the scorers for them. `corpusWide`: the
+   * method needs one process (no worker is started; the caller scores in this thread).
+   */
+  static async open(model: ModelFile, embedder: Partial<EmbedderSpec>, threads: number): Promise<ScoringPool | { corpusWide: true }> {
+    const local = await openScorer(model, embedder);
+    if (local.prepare) {
+      await local.dispose();
+      return { corpusWide: true };
+    }
     const script = workerScript();
     // Functions do not cross threads: the first worker's log lines come back as messages.
     const { log, ...spec } = embedder;
     const slots: Slot[] = [];
     const ready: Promise<boolean>[] = [];
-    for (let i = 0; i < workers; i++) {
+    for (let i = 0; i < threads - 1; i++) {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
       const worker = startWorker(script, data);
       if (log && i === 0) worker.on('message', (m: PoolReply) => m.type === 'log' && log(m.line));
@@ -106,18 +123,14 @@ export class ScoringPool {
         }),
       );
     }
-    let corpusWide: boolean[];
     try {
-      corpusWide = await Promise.all(ready);
+      await Promise.all(ready);
     } catch (err) {
       await Promise.all(slots.map((s) => s.worker.terminate()));
+      await local.dispose();
       throw err;
     }
-    if (corpusWide.some(Boolean)) {
-      await Promise.all(slots.map((s) => s.worker.terminate()));
-      return { corpusWide: true };
-    }
-    const pool = new ScoringPool(model.method, slots);
+    const pool = new ScoringPool(model.method, slots, local);
     for (const slot of slots) pool.listen(slot);
     return pool;
   }
@@ -143,11 +156,28 @@ export class ScoringPool {
     });
   }
 
-  /** Scores document batches on the workers; yields scored batches in input order. */
+  /**
+   * Scores document batches on the workers, and in this thread whenever every worker already
+   * has IN_FLIGHT_PER_WORKER batches (so this thread never waits while there is work);
+   * yields scored batches in input order.
+   */
   async *scored(docBatches: AsyncIterable<Doc[]>, batchSentences: number): AsyncGenerator<ScoredBatch> {
     const budget = Math.max(1, batchSentences) * CHARS_PER_SENTENCE;
     const limit = this.slots.length * IN_FLIGHT_PER_WORKER;
     const queue: Promise<ScoredBatch>[] = [];
+    let inWorkers = 0;
+    const send = async (docs: Doc[]) => {
+      if (inWorkers < limit) {
+        inWorkers++;
+        this.batches.workers++;
+        const p = this.submit(docs);
+        queue.push(p);
+        void p.then(() => inWorkers--, () => inWorkers--);
+      } else {
+        this.batches.here++;
+        queue.push(Promise.resolve(await this.scoreHere(docs)));
+      }
+    };
     let cur: Doc[] = [];
     let chars = 0;
     for await (const docs of docBatches) {
@@ -155,14 +185,21 @@ export class ScoringPool {
         cur.push(doc);
         chars += doc.text.length;
         if (chars < budget) continue;
-        queue.push(this.submit(cur));
+        await send(cur);
         cur = [];
         chars = 0;
-        while (queue.length >= limit) yield await queue.shift()!;
+        // Hand back what is done; keep at most one batch per thread waiting to be handed back.
+        while (queue.length > limit + 1 || (queue.length > 0 && (await settled(queue[0]!)))) yield await queue.shift()!;
       }
     }
-    if (cur.length > 0) queue.push(this.submit(cur));
+    if (cur.length > 0) await send(cur);
     while (queue.length > 0) yield await queue.shift()!;
+  }
+
+  private async scoreHere(docs: Doc[]): Promise<ScoredBatch> {
+    const b = splitDocs(docs);
+    const scores = b.sentences.length > 0 ? await this.local.score(b.sentences) : new Float64Array(0);
+    return { ...b, scores };
   }
 
   private submit(docs: Doc[]): Promise<ScoredBatch> {
@@ -194,6 +231,7 @@ export class ScoringPool {
    */
   async dispose(): Promise<void> {
     this.closing = true;
+    await this.local.dispose();
     await Promise.all(
       this.slots.map(async (s) => {
         const exited = new Promise<void>((resolve) => s.worker.once('exit', () => resolve()));
@@ -222,6 +260,13 @@ function startWorker(script: URL, data: PoolWorkerData): Worker {
     if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
     return new Worker(script, { workerData: data, execArgv: [] });
   }
+}
+
+const PENDING = Symbol('pending');
+
+/** Whether a promise has settled, without waiting for it (one turn of the microtask queue). */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  return (await Promise.race([p.then(() => true, () => true), Promise.resolve(PENDING)])) !== PENDING;
 }
 
 /** A scored batch from a worker's reply; sentence strings are cut from the documents only if someone asks. */

@@ -20,6 +20,19 @@ export interface ScoredBatch extends SplitBatch {
 /** ~4k sentences a batch: big enough to amortise a scorer call, small enough to keep memory flat. */
 export const DEFAULT_BATCH_SENTENCES = 4096;
 
+/** One batch of documents split into sentences. */
+export function splitDocs(docs: Doc[]): SplitBatch {
+  const b: SplitBatch = { docs, spans: new Array(docs.length), firstSentence: new Array(docs.length), sentences: [] };
+  for (let d = 0; d < docs.length; d++) {
+    const text = docs[d]!.text;
+    const spans = splitSentences(text);
+    b.spans[d] = spans;
+    b.firstSentence[d] = b.sentences.length;
+    for (let j = 0; j < spans.length; j += 2) b.sentences.push(text.slice(spans[j], spans[j + 1]));
+  }
+  return b;
+}
+
 /** Split documents into sentences, gathering batches of about `target` sentences. */
 export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<SplitBatch> {
   let cur: SplitBatch = { docs: [], spans: [], firstSentence: [], sentences: [] };

@@ -12,7 +12,7 @@ export type Scoring = SentenceScorer | ScoringPool;
 
 /**
  * The scoring for `workers` threads: 1 scores in this thread (no worker is started);
- * N > 1 starts a pool of N workers, each with its own scorer. Methods that select against
+ * N > 1 scores on this thread and N - 1 workers, each with its own scorer. Methods that select against
  * the whole corpus (a `prepare` pass) need one scorer and always score in this thread.
  * So does an ONNX embedder: its runtime has its own thread pool (and a GPU wants one
  * session), so N workers would mean N sessions competing for the same cores.

@@ -30,7 +30,7 @@ async function* docBatches(texts: string[], per = 5): AsyncGenerator<Doc[]> {
 }
 
 describe('scoring pool', () => {
-  it('3 workers over batches of ~8 sentences give the in-thread spans, sentences and scores, in input order', async () => {
+  it('3 scoring threads (2 workers and this one) over batches of ~8 sentences give the in-thread spans, sentences and scores, in input order', async () => {
     const texts = realMix(15).map((d) => d.text);
     const inline = await openScoring(model('random'), {}, 1);
     const pool = await openScoring(model('random'), {}, 3);
@@ -57,6 +57,11 @@ describe('scoring pool', () => {
       expect(b.sentences).toEqual(a.sentences);
       expect(b.scores).toEqual(a.scores);
       expect(a.scores.length).toBeGreaterThan(200);
+      // Both paths ran: 2 workers took batches, and this thread scored those that found them full.
+      const counts = (pool as ScoringPool).batches;
+      expect(pool.workers).toBe(3);
+      expect(counts.workers).toBeGreaterThan(0);
+      expect(counts.here).toBeGreaterThan(0);
     } finally {
       await inline.dispose();
       await pool.dispose();
