@@ -5,6 +5,8 @@ import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
 import { completesFromCorpus, deferFit } from '../model/complete.js';
 import { sampleSentences } from '../io/sample.js';
+import { parallelSplitter } from '../pipeline/split-pool.js';
+import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
 import { list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -34,6 +36,7 @@ const spec: CommandSpec = {
     { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
+    { ...workersFlag, help: 'Threads that split --general text when the sample reads it whole (gzip, xz, zstd, stdin, files under 64 MB); fitting itself runs in one thread [default: the cores available; 1 for input files under 4 MB]' },
     ...readerFlags,
     ...embedderFlags,
   ],
@@ -93,7 +96,13 @@ export const command: Command = {
     }
     let general: string[] = [];
     if (generalFiles.length > 0) {
-      const sample = await sampleSentences(generalFiles, reader, { size: sampleSize, seed }, { stdin: io.stdin });
+      const splitter = parallelSplitter(workersFrom(args, generalFiles));
+      let sample;
+      try {
+        sample = await sampleSentences(generalFiles, reader, { size: sampleSize, seed, ...(splitter ? { split: splitter.split } : {}) }, { stdin: io.stdin });
+      } finally {
+        await splitter?.dispose();
+      }
       general = sample.sentences;
       io.stderr.write(`tadpole: general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}\n`);
     }

@@ -66,8 +66,9 @@ export const command: Command = {
     }
     const overrides = embedderOverridesFrom(args, io);
     const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
-    const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, ...(log ? { log } : {}) });
-    const scorer = await openScoring(ready, overrides, workersFrom(args, inputs));
+    const workers = workersFrom(args, inputs);
+    const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, workers, ...(log ? { log } : {}) });
+    const scorer = await openScoring(ready, overrides, workers);
     // Opened once the model is complete and the scorer open, so a refusal leaves no output file.
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     try {

@@ -24,7 +24,7 @@ import { splitSentences } from '../text/sentences.js';
 import { ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
 import { isSeekableText } from './format/magic.js';
 import { STDIN } from './input.js';
-import { readSentences } from './sentences.js';
+import { readSentences, type DocSplitter } from './sentences.js';
 
 export interface SampleOptions {
   /** Sentences wanted (fewer when the inputs hold fewer). */
@@ -32,6 +32,8 @@ export interface SampleOptions {
   seed: number;
   /** Below this many bytes in all, one reservoir pass is as cheap as seeking: read it all. */
   seekMinBytes?: number;
+  /** Where a reservoir pass splits documents (default: this thread; the sample is the same). */
+  split?: DocSplitter;
 }
 
 export type SamplerKind = 'seek' | 'reservoir';
@@ -78,7 +80,7 @@ export async function sampleSentences(inputs: string[], reader: ReaderOptions, o
     if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return s;
   }
   const counters = ro.counters ?? new ReadCounters();
-  const sentences = await readSentences(inputs, { ...reader, limit: opts.size, seed: opts.seed }, { ...ro, counters });
+  const sentences = await readSentences(inputs, { ...reader, limit: opts.size, seed: opts.seed }, { ...ro, counters }, opts.split);
   return finish({ sentences, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
 }
 

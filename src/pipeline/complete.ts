@@ -10,6 +10,7 @@ import { completeModel, needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
+import { parallelSplitter } from './split-pool.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -30,6 +31,8 @@ export interface CompleteFromCorpusOptions {
   spool?: WriteStream;
   embedder?: Partial<EmbedderSpec>;
   log?: (line: string) => void;
+  /** Threads that split documents when the sample reads the whole corpus (default 1). */
+  workers?: number;
 }
 
 function mb(bytes: number): string {
@@ -52,7 +55,13 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const t0 = performance.now();
   const size = model.completion!.sampleSize;
   const seed = model.fit.seed;
-  const sample = await sampleSentences(inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
+  const splitter = parallelSplitter(opts.workers ?? 1);
+  let sample;
+  try {
+    sample = await sampleSentences(inputs, reader, { size, seed, ...(splitter ? { split: splitter.split } : {}) }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
+  } finally {
+    await splitter?.dispose();
+  }
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs)} is read whole`;

@@ -3,7 +3,8 @@ import type { ModelFile } from '../model/file.js';
 
 /** What a scoring worker is started with: it rebuilds the scorer itself. */
 export interface PoolWorkerData {
-  model: ModelFile;
+  /** null: a worker that only splits (sampling passes); its replies carry no scores. */
+  model: ModelFile | null;
   embedder: Omit<Partial<EmbedderSpec>, 'log'>;
   /** Send the embedder's log lines back ({ type: 'log' }). */
   log: boolean;

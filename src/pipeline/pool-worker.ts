@@ -1,6 +1,7 @@
 /**
  * One scoring worker of a ScoringPool (pool.ts): opens the model's scorer, then, per
- * batch, splits the documents into sentences and scores them. Batches are handled one at
+ * batch, splits the documents into sentences and scores them (a worker started without a
+ * model only splits). Batches are handled one at
  * a time, in the order they arrive.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -22,7 +23,7 @@ function errorReply(id: number, err: unknown): PoolReply {
   return { type: 'error', id, message: err instanceof Error ? err.message : String(err) };
 }
 
-async function score(scorer: SentenceScorer, req: ScoreRequest): Promise<void> {
+async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Promise<void> {
   const buf = Buffer.from(req.text);
   const ends = new Int32Array(req.ends);
   const nDocs = ends.length - 1;
@@ -36,7 +37,7 @@ async function score(scorer: SentenceScorer, req: ScoreRequest): Promise<void> {
     perDoc[d] = spans;
     counts[d] = spans.length;
     total += spans.length;
-    for (let j = 0; j < spans.length; j += 2) sentences.push(text.slice(spans[j], spans[j + 1]));
+    if (scorer) for (let j = 0; j < spans.length; j += 2) sentences.push(text.slice(spans[j], spans[j + 1]));
   }
   const flat = new Int32Array(total);
   let at = 0;
@@ -44,28 +45,28 @@ async function score(scorer: SentenceScorer, req: ScoreRequest): Promise<void> {
     flat.set(spans, at);
     at += spans.length;
   }
-  const scores = sentences.length > 0 ? await scorer.score(sentences) : new Float64Array(0);
+  const scores = scorer && sentences.length > 0 ? await scorer.score(sentences) : new Float64Array(0);
   // A copy we own (a scorer may return a view, or reuse its buffer): a few KB a batch.
   const own = new Float64Array(scores);
   post({ type: 'scored', id: req.id, spans: flat.buffer, counts: counts.buffer, scores: own.buffer }, [flat.buffer, counts.buffer, own.buffer]);
 }
 
 async function main(): Promise<void> {
-  let scorer: SentenceScorer;
+  let scorer: SentenceScorer | undefined;
   try {
-    scorer = await openScorer(data.model, data.log ? { ...data.embedder, log: (line) => post({ type: 'log', line }) } : data.embedder);
+    if (data.model) scorer = await openScorer(data.model, data.log ? { ...data.embedder, log: (line) => post({ type: 'log', line }) } : data.embedder);
   } catch (err) {
     post(errorReply(-1, err));
     return;
   }
-  post({ type: 'ready', corpusWide: scorer.prepare !== undefined });
+  post({ type: 'ready', corpusWide: scorer?.prepare !== undefined });
   let chain = Promise.resolve();
   let closing = false;
   port.on('message', (req: PoolRequest) => {
     if (req.type === 'close') {
       closing = true;
       chain = chain.then(async () => {
-        await scorer.dispose().catch(() => undefined);
+        await scorer?.dispose().catch(() => undefined);
         port.close();
       });
       return;

@@ -79,8 +79,8 @@ export class ScoringPool {
   private constructor(
     readonly method: string,
     private readonly slots: Slot[],
-    /** This thread's own scorer: it scores a batch whenever every worker is full. */
-    private readonly local: SentenceScorer,
+    /** This thread's own scorer: it scores a batch whenever every worker is full (none: a pool that only splits). */
+    private readonly local: SentenceScorer | undefined,
   ) {}
 
   /** Scoring threads: the workers and this one. */
@@ -94,9 +94,9 @@ export class ScoringPool {
    * core busy without a reader thread competing with the scorers for them. `corpusWide`: the
    * method needs one process (no worker is started; the caller scores in this thread).
    */
-  static async open(model: ModelFile, embedder: Partial<EmbedderSpec>, threads: number): Promise<ScoringPool | { corpusWide: true }> {
-    const local = await openScorer(model, embedder);
-    if (local.prepare) {
+  static async open(model: ModelFile | null, embedder: Partial<EmbedderSpec>, threads: number): Promise<ScoringPool | { corpusWide: true }> {
+    const local = model ? await openScorer(model, embedder) : undefined;
+    if (local?.prepare) {
       await local.dispose();
       return { corpusWide: true };
     }
@@ -127,10 +127,10 @@ export class ScoringPool {
       await Promise.all(ready);
     } catch (err) {
       await Promise.all(slots.map((s) => s.worker.terminate()));
-      await local.dispose();
+      await local?.dispose();
       throw err;
     }
-    const pool = new ScoringPool(model.method, slots, local);
+    const pool = new ScoringPool(model?.method ?? 'split', slots, local);
     for (const slot of slots) pool.listen(slot);
     return pool;
   }
@@ -197,8 +197,8 @@ export class ScoringPool {
   }
 
   private async scoreHere(docs: Doc[]): Promise<ScoredBatch> {
-    const b = splitDocs(docs);
-    const scores = b.sentences.length > 0 ? await this.local.score(b.sentences) : new Float64Array(0);
+    const b = splitDocs(docs, this.local !== undefined);
+    const scores = this.local && b.sentences.length > 0 ? await this.local.score(b.sentences) : new Float64Array(0);
     return { ...b, scores };
   }
 
@@ -231,7 +231,7 @@ export class ScoringPool {
    */
   async dispose(): Promise<void> {
     this.closing = true;
-    await this.local.dispose();
+    await this.local?.dispose();
     await Promise.all(
       this.slots.map(async (s) => {
         const exited = new Promise<void>((resolve) => s.worker.once('exit', () => resolve()));

@@ -20,15 +20,15 @@ export interface ScoredBatch extends SplitBatch {
 /** ~4k sentences a batch: big enough to amortise a scorer call, small enough to keep memory flat. */
 export const DEFAULT_BATCH_SENTENCES = 4096;
 
-/** One batch of documents split into sentences. */
-export function splitDocs(docs: Doc[]): SplitBatch {
+/** One batch of documents split into sentences (`slice`: false leaves `sentences` empty, spans only). */
+export function splitDocs(docs: Doc[], slice = true): SplitBatch {
   const b: SplitBatch = { docs, spans: new Array(docs.length), firstSentence: new Array(docs.length), sentences: [] };
   for (let d = 0; d < docs.length; d++) {
     const text = docs[d]!.text;
     const spans = splitSentences(text);
     b.spans[d] = spans;
     b.firstSentence[d] = b.sentences.length;
-    for (let j = 0; j < spans.length; j += 2) b.sentences.push(text.slice(spans[j], spans[j + 1]));
+    if (slice) for (let j = 0; j < spans.length; j += 2) b.sentences.push(text.slice(spans[j], spans[j + 1]));
   }
   return b;
 }

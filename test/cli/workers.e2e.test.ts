@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,18 @@ describe('--workers N: the same bytes for every N', () => {
     expect(flagged.status, flagged.stderr.toString()).toBe(0);
     expect(plain.stdout.length).toBeGreaterThan(100);
     expect(flagged.stdout.equals(plain.stdout)).toBe(true);
+  });
+
+  it('fit --workers 2 splits a gzip --general on two threads and writes the --workers 1 model', async () => {
+    writeFileSync(f('mix.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
+    const models: string[] = [];
+    for (const w of ['1', '2']) {
+      const r = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl.gz'), '--workers', w, '-o', f(`fit-${w}.json`)]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/general sample: \d+ sentences \(one pass/);
+      models.push(readFileSync(f(`fit-${w}.json`), 'utf8'));
+    }
+    expect(models[1]).toBe(models[0]);
   });
 
   it('--workers 0 is a usage error that names the fix', async () => {

@@ -1,0 +1,34 @@
+import type { DocSplitter } from '../io/sentences.js';
+import { ScoringPool } from './pool.js';
+import { DEFAULT_BATCH_SENTENCES } from './scored.js';
+
+export interface ParallelSplitter {
+  split: DocSplitter;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A DocSplitter on `threads` threads (this one and threads - 1 workers that only split),
+ * for the passes that read a whole corpus to sample it (`fit --general` on gzip or stdin,
+ * and `filter`'s completion of a model fitted without --general). Its workers start on first
+ * use: a sample taken by seeking never splits more than a few documents. Undefined for one
+ * thread (the caller splits in this thread).
+ */
+export function parallelSplitter(threads: number): ParallelSplitter | undefined {
+  if (threads <= 1) return undefined;
+  let pool: ScoringPool | undefined;
+  return {
+    split: async function* (docBatches) {
+      if (!pool) {
+        const opened = await ScoringPool.open(null, {}, threads);
+        if (!(opened instanceof ScoringPool)) throw new Error('a splitting pool has no scorer to select against the whole corpus');
+        pool = opened;
+      }
+      for await (const b of pool.scored(docBatches, DEFAULT_BATCH_SENTENCES)) yield { docs: b.docs, spans: b.spans };
+    },
+    async dispose() {
+      await pool?.dispose();
+      pool = undefined;
+    },
+  };
+}
