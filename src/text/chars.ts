@@ -26,16 +26,37 @@ export function isDigit(c: number): boolean {
 
 export function isUpper(c: number): boolean {
   if (c < 128) return c >= 65 && c <= 90;
-  if (c >= 0xd800 && c <= 0xdfff) return false;
-  const s = String.fromCharCode(c);
-  return s.toLowerCase() !== s && s.toUpperCase() === s;
+  return caseOf(c) === Case.Upper;
 }
 
 export function isLower(c: number): boolean {
   if (c < 128) return c >= 97 && c <= 122;
-  if (c >= 0xd800 && c <= 0xdfff) return false;
-  const s = String.fromCharCode(c);
-  return s.toUpperCase() !== s && s.toLowerCase() === s;
+  return caseOf(c) === Case.Lower;
+}
+
+const enum Case { Unknown = 0, Upper = 1, Lower = 2, Neither = 3 }
+
+/**
+ * Case of code units above ASCII, worked out once each (String case mapping) and cached:
+ * computing it per call made isLower about a tenth of the splitter's time on 20 Newsgroups.
+ * Filled lazily, so loading the module costs nothing (the whole table takes ~35 ms).
+ */
+const CASES = new Uint8Array(65536);
+
+function caseOf(c: number): number {
+  if (!(c < 65536)) return Case.Neither; // NaN (charCodeAt past the end)
+  const known = CASES[c]!;
+  if (known !== Case.Unknown) return known;
+  let kind: number = Case.Neither;
+  if (c < 0xd800 || c > 0xdfff) {
+    const s = String.fromCharCode(c);
+    const lower = s.toLowerCase();
+    const upper = s.toUpperCase();
+    if (lower !== s && upper === s) kind = Case.Upper;
+    else if (upper !== s && lower === s) kind = Case.Lower;
+  }
+  CASES[c] = kind;
+  return kind;
 }
 
 export function isLetter(c: number): boolean {
