@@ -288,10 +288,10 @@ class Splitter {
     return i < this.n ? this.text.charCodeAt(i) : -1;
   }
 
-  /** Start of the whitespace-delimited token that ends at `end` (bounded by WINDOW). */
-  private tokenStart(end: number): number {
+  /** Start of the whitespace-delimited token that ends at `end` (bounded by WINDOW and `floor`). */
+  private tokenStart(end: number, floor = 0): number {
     let s = end;
-    const stop = Math.max(0, end - WINDOW);
+    const stop = Math.max(floor, end - WINDOW);
     while (s > stop && !isSpace(this.text.charCodeAt(s - 1))) s--;
     return s;
   }
@@ -459,9 +459,6 @@ class Splitter {
       if (c === 10 || c === 13) newline = true;
       m++;
     }
-    const s = Math.max(this.tokenStart(i), this.lastCut);
-    const w = this.wordStart(s, i);
-    const attached = w < i;
     if (i < this.quoteEnd && k <= this.quoteEnd && !newline) return k; // inside a quotation
 
     if (m === k) {
@@ -480,6 +477,10 @@ class Splitter {
       return k;
     }
 
+    // The word before the punctuation (not before the last cut), without openers.
+    const s = this.tokenStart(i, this.lastCut);
+    const w = this.wordStart(s, i);
+    const attached = w < i;
     if (dots === 1 && strong === 0 && ellipsis === 0 && spaced === 1) {
       const style = k > j && text.charCodeAt(j) === 41 && k === j + 1 ? 1 : 0;
       if (this.listMarker(s, w, i, style)) return k;
@@ -510,11 +511,12 @@ class Splitter {
   private startsSentence(m: number): boolean {
     const c = this.code(m);
     if (isTerminator(c) || isDash(c)) return false; // "Fig. ??", "voila! -- you"
-    if (this.caseless || this.enumeratorAt(m)) return true;
+    if (this.caseless) return true;
     let p = m;
     const stop = Math.min(this.n, m + 4);
     while (p < stop && isOpener(this.text.charCodeAt(p))) p++;
-    return !isLower(this.code(p));
+    // Only a lower-case start needs the (rarer) list-label test.
+    return !isLower(this.code(p)) || this.enumeratorAt(m);
   }
 
   /** "a. " "b) " "(c) " "[iv] " "12. ": an item label that starts a new sentence. */
@@ -574,18 +576,20 @@ class Splitter {
     const listed = dot - w <= LONGEST_LISTED;
     const word = listed ? text.slice(w, dot) : '';
     const lower = listed ? word.toLowerCase() : '';
+    const lists = listed ? LISTED.get(lower) ?? 0 : 0;
     let p = m;
     const stop = Math.min(this.n, m + 4);
     while (p < stop && isOpener(text.charCodeAt(p))) p++;
     const nc = this.code(p);
-    if (listed && isDigit(nc) && BEFORE_NUMBER.has(lower)) return false;
-    if (listed && CONTINUE.has(lower)) return false;
+    if ((lists & List.BeforeNumber) !== 0 && isDigit(nc)) return false;
+    if ((lists & List.Continue) !== 0) return false;
     const plain = newline || this.startsSentence(m);
     if (dot - s >= WINDOW) return plain;
     const single = dot - w === 1 && isLetter(text.charCodeAt(w));
     if (single && text.charCodeAt(w) === 73 && this.previousWordIsLower(s)) return plain; // "I"
     if (lower === 'a.m' || lower === 'p.m') return this.starterAt(p) || this.capitalisedWordAt(p);
-    if ((listed && (AMBIGUOUS.has(lower) || CASED_AMBIGUOUS.has(word))) || single || isDotted(text, w, dot)) {
+    if ((lists & List.Ambiguous) !== 0 || ((lists & List.CasedAmbiguous) !== 0 && CASED_AMBIGUOUS.has(word))
+      || single || isDotted(text, w, dot)) {
       return this.starterAt(p);
     }
     return plain;
@@ -767,8 +771,23 @@ function isDotted(text: string, from: number, to: number): boolean {
   return periods > 0 && run > 0;
 }
 
+/** The abbreviation lists a word is in, as bits, so that one lookup answers all four. */
+const enum List { BeforeNumber = 1, Continue = 2, Ambiguous = 4, CasedAmbiguous = 8 }
+
+/** Lower-cased word -> List bits (CasedAmbiguous: some entry lower-cases to it; check the case). */
+const LISTED: Map<string, number> = buildListed();
+
+function buildListed(): Map<string, number> {
+  const map = new Map<string, number>();
+  const add = (set: Set<string>, bit: number): void => {
+    for (const key of set) map.set(key.toLowerCase(), (map.get(key.toLowerCase()) ?? 0) | bit);
+  };
+  add(BEFORE_NUMBER, List.BeforeNumber);
+  add(CONTINUE, List.Continue);
+  add(AMBIGUOUS, List.Ambiguous);
+  add(CASED_AMBIGUOUS, List.CasedAmbiguous);
+  return map;
+}
+
 /** Longest word the abbreviation rules look up (lists and "a.m"), in UTF-16 units. */
-const LONGEST_LISTED = Math.max(
-  3,
-  ...[CONTINUE, BEFORE_NUMBER, AMBIGUOUS, CASED_AMBIGUOUS].flatMap((set) => [...set].map((k) => k.length)),
-);
+const LONGEST_LISTED = Math.max(3, ...[...LISTED.keys()].map((k) => k.length));
