@@ -31,9 +31,8 @@
  * see there): for selection, a 600-character sentence of hard-wrapped prose or verse is a
  * worse unit than its lines. The pieces are still verbatim spans of the text.
  */
-import {
-  AMBIGUOUS, BEFORE_NUMBER, CASED_AMBIGUOUS, CONTINUE, SENTENCE_STARTERS,
-} from './abbreviations.js';
+import { listedAs, Listed } from './abbreviation-lookup.js';
+import { CASED_AMBIGUOUS, SENTENCE_STARTERS } from './abbreviations.js';
 import {
   isBlank, isBullet, isCloser, isDigit, isLetter, isLower, isNewline, isOpener, isSpace,
   isTerminator, isUpper,
@@ -198,6 +197,8 @@ class Splitter {
   private readonly caseless: boolean;
   private readonly lineWidth: number;
   private lineStart = 0;
+  /** First character of the current line that is not a space or tab. */
+  private lineBody = 0;
   private marker: ListMarker | undefined;
   /** Position of the closing quote of the quotation being scanned (-1: none). */
   private quoteEnd = -1;
@@ -571,24 +572,20 @@ class Splitter {
   /** Does a single period at `dot` (word text[w, dot)) end a sentence, next word at `m`? */
   private periodEnds(s: number, w: number, dot: number, m: number, newline: boolean): boolean {
     const text = this.text;
-    // Lower-casing never shortens a string, so a word longer than every listed
-    // abbreviation needs no lookup (and no string): most words are.
-    const listed = dot - w <= LONGEST_LISTED;
-    const word = listed ? text.slice(w, dot) : '';
-    const lower = listed ? word.toLowerCase() : '';
-    const lists = listed ? LISTED.get(lower) ?? 0 : 0;
+    const lists = listedAs(text, w, dot);
     let p = m;
     const stop = Math.min(this.n, m + 4);
     while (p < stop && isOpener(text.charCodeAt(p))) p++;
     const nc = this.code(p);
-    if ((lists & List.BeforeNumber) !== 0 && isDigit(nc)) return false;
-    if ((lists & List.Continue) !== 0) return false;
+    if ((lists & Listed.BeforeNumber) !== 0 && isDigit(nc)) return false;
+    if ((lists & Listed.Continue) !== 0) return false;
     const plain = newline || this.startsSentence(m);
     if (dot - s >= WINDOW) return plain;
     const single = dot - w === 1 && isLetter(text.charCodeAt(w));
     if (single && text.charCodeAt(w) === 73 && this.previousWordIsLower(s)) return plain; // "I"
-    if (lower === 'a.m' || lower === 'p.m') return this.starterAt(p) || this.capitalisedWordAt(p);
-    if ((lists & List.Ambiguous) !== 0 || ((lists & List.CasedAmbiguous) !== 0 && CASED_AMBIGUOUS.has(word))
+    if ((lists & Listed.Time) !== 0) return this.starterAt(p) || this.capitalisedWordAt(p);
+    if ((lists & Listed.Ambiguous) !== 0
+      || ((lists & Listed.CasedAmbiguous) !== 0 && CASED_AMBIGUOUS.has(text.slice(w, dot)))
       || single || isDotted(text, w, dot)) {
       return this.starterAt(p);
     }
@@ -667,9 +664,11 @@ class Splitter {
     const c = text.charCodeAt(i);
     const after = c === 13 && this.code(i + 1) === 10 ? i + 2 : i + 1;
     const lineStart = this.lineStart;
+    const lineBody = this.lineBody;
     this.lineStart = after;
     let q = after;
     while (q < n && isBlank(text.charCodeAt(q))) q++;
+    this.lineBody = q;
     if (q >= n) return after;
     const next = text.charCodeAt(q);
     if (isNewline(next)) { this.cut(i); return after; }
@@ -678,7 +677,8 @@ class Splitter {
     if (e === lineStart) { this.cut(i); return after; }
     if (this.lineWidth < MIN_WRAP_WIDTH) { this.cut(i); return after; }
     if (this.endsWithTerminator(lineStart, e)) return after;
-    if (this.isHeading(lineStart, e)) { this.cut(i); return after; }
+    // (The indentation before lineBody has no letters: skipping it changes nothing.)
+    if (this.isHeading(Math.min(lineBody, e), e)) { this.cut(i); return after; }
     const width = i - lineStart;
     const short = width < this.lineWidth * (1 - SHORT_LINE_SLACK);
     // A wrapped line may start with "- 17%" or "75."; a list item follows a short line or ":".
@@ -771,23 +771,3 @@ function isDotted(text: string, from: number, to: number): boolean {
   return periods > 0 && run > 0;
 }
 
-/** The abbreviation lists a word is in, as bits, so that one lookup answers all four. */
-const enum List { BeforeNumber = 1, Continue = 2, Ambiguous = 4, CasedAmbiguous = 8 }
-
-/** Lower-cased word -> List bits (CasedAmbiguous: some entry lower-cases to it; check the case). */
-const LISTED: Map<string, number> = buildListed();
-
-function buildListed(): Map<string, number> {
-  const map = new Map<string, number>();
-  const add = (set: Set<string>, bit: number): void => {
-    for (const key of set) map.set(key.toLowerCase(), (map.get(key.toLowerCase()) ?? 0) | bit);
-  };
-  add(BEFORE_NUMBER, List.BeforeNumber);
-  add(CONTINUE, List.Continue);
-  add(AMBIGUOUS, List.Ambiguous);
-  add(CASED_AMBIGUOUS, List.CasedAmbiguous);
-  return map;
-}
-
-/** Longest word the abbreviation rules look up (lists and "a.m"), in UTF-16 units. */
-const LONGEST_LISTED = Math.max(3, ...[...LISTED.keys()].map((k) => k.length));
