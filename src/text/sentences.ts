@@ -34,8 +34,8 @@
 import { listedAs, Listed } from './abbreviation-lookup.js';
 import { CASED_AMBIGUOUS, SENTENCE_STARTERS } from './abbreviations.js';
 import {
-  isBlank, isBullet, isCloser, isDigit, isLetter, isLower, isNewline, isOpener, isSpace,
-  isTerminator, isUpper,
+  BULLETS, isBlank, isBullet, isCloser, isDigit, isLetter, isLower, isNewline, isOpener, isSpace,
+  isTerminator, isUpper, TERMINATORS,
 } from './chars.js';
 import { typicalLineWidth } from './lines.js';
 
@@ -110,32 +110,35 @@ function quotationKind(open: number): number {
   return open === 34 ? Mark.Straight : open === 39 ? Mark.Apostrophe : open === 0x201c ? Mark.Curly : Mark.CurlySingle;
 }
 
+/** The characters the scan stops at, by what they may start. */
+const CANDIDATE_KINDS: ReadonlyArray<[Cand, readonly number[]]> = [
+  [Cand.Terminator, TERMINATORS],
+  [Cand.Newline, [10, 13]],
+  [Cand.Paren, [41]],
+  [Cand.Bullet, BULLETS],
+  [Cand.Quote, [34, 39, 0x201c, 0x2018]],
+];
+
 const CANDIDATES: Uint8Array = buildCandidates();
 
-/** Matches any candidate character (built from CANDIDATES, so the two cannot disagree). */
-const NEXT_CANDIDATE: RegExp = candidatePattern(CANDIDATES);
+/** Matches any candidate character (built from the same lists, so the two cannot disagree). */
+const NEXT_CANDIDATE: RegExp = candidatePattern();
 
-function candidatePattern(table: Uint8Array): RegExp {
+function buildCandidates(): Uint8Array {
+  const t = new Uint8Array(65536);
+  for (const [kind, members] of CANDIDATE_KINDS) for (const c of members) t[c] = kind;
+  return t;
+}
+
+function candidatePattern(): RegExp {
   let set = '';
-  for (let c = 0; c < table.length; c++) if (table[c] !== Cand.None) set += `\\u${c.toString(16).padStart(4, '0')}`;
+  for (const [, members] of CANDIDATE_KINDS) for (const c of members) set += `\\u${c.toString(16).padStart(4, '0')}`;
   return new RegExp(`[${set}]`, 'g');
 }
 
 function indexOrEnd(text: string, ch: string, from: number): number {
   const at = text.indexOf(ch, from);
   return at < 0 ? text.length : at;
-}
-
-function buildCandidates(): Uint8Array {
-  const t = new Uint8Array(65536);
-  for (let c = 0; c < 65536; c++) {
-    if (isTerminator(c)) t[c] = Cand.Terminator;
-    else if (isNewline(c)) t[c] = Cand.Newline;
-    else if (c === 41) t[c] = Cand.Paren;
-    else if (isBullet(c)) t[c] = Cand.Bullet;
-    else if (c === 34 || c === 39 || c === 0x201c || c === 0x2018) t[c] = Cand.Quote;
-  }
-  return t;
 }
 
 export function splitSentences(text: string, opts: SplitOptions = {}): number[] {

@@ -739,3 +739,10 @@ function isDotted(word: string): boolean {
   }
   return periods > 0 && run > 0;
 }
+
+// The character classes as they were, for test/text/chars.test.ts.
+export {
+  isBullet as referenceIsBullet, isCloser as referenceIsCloser, isLower as referenceIsLower,
+  isOpener as referenceIsOpener, isSpace as referenceIsSpace, isTerminator as referenceIsTerminator,
+  isUpper as referenceIsUpper,
+};
