@@ -1,10 +1,12 @@
-// Sentence splitter benchmark: golden-set accuracy, newline-rule measurements, throughput.
+// Sentence splitter benchmark: golden-set accuracy, newline-rule measurements, throughput,
+// and the speed-up over the splitter before the issue-12 rewrite (same spans, checked).
 // Build first: npx tsc -p tsconfig.json ; then: node scripts/bench/splitter.js
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { splitSentences } from '../../dist/text/sentences.js';
 import { accuracy, evaluateGolden, parseGoldenJsonl } from '../../dist/text/golden.js';
 import { sharedPath } from '../../dist/core/shared.js';
+import { loadReferenceSplitter } from './reference-splitter.js';
 
 const RUNS = 7;
 
@@ -115,3 +117,49 @@ const rates = [
   throughput('news-reuters21578-apte', jsonlTexts('news-reuters21578-apte/docs.jsonl.gz')),
 ];
 console.log(`splitter.mb_per_s: ${Math.min(...rates).toFixed(1)}`);
+
+// 4. The splitter against the one it replaced (issue 12: rewritten for speed, same spans):
+// both run on the same documents in one process, interleaved (old, new, old, new, ...), user
+// CPU time of each pass; the ratio is the median of the per-repetition ratios, which the
+// other processes on a shared machine disturb far less than either rate alone.
+const referenceSplit = await loadReferenceSplitter();
+const SPEEDUP_REPS = 9;
+function cpuMs(split, docs) {
+  const t = process.cpuUsage();
+  let n = 0;
+  for (const d of docs) n += split(d).length;
+  return [process.cpuUsage(t).user / 1000, n];
+}
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+function speedup(name, docs) {
+  for (const d of docs) {
+    const a = referenceSplit(d);
+    const b = splitSentences(d);
+    if (a.length !== b.length || a.some((v, k) => v !== b[k])) throw new Error(`${name}: the splitter's spans differ from the reference copy`);
+  }
+  const mb = docs.reduce((n, d) => n + Buffer.byteLength(d, 'utf8'), 0) / 1e6;
+  const before = [];
+  const after = [];
+  const ratios = [];
+  for (let r = 0; r < SPEEDUP_REPS; r++) {
+    const [a] = cpuMs(referenceSplit, docs);
+    const [b] = cpuMs(splitSentences, docs);
+    before.push(a);
+    after.push(b);
+    ratios.push(a / b);
+  }
+  console.log(`splitter.speedup (${name}, ${mb.toFixed(1)} MB): before ${(mb / median(before) * 1000).toFixed(1)} MB per CPU-second, after ${(mb / median(after) * 1000).toFixed(1)}, ${median(ratios).toFixed(2)}x (spans identical)`);
+  return median(ratios);
+}
+const { loadDocs } = await import('../make-corpus.js');
+const speedups = [
+  speedup('news-bbc', bbc),
+  speedup('fiction-gutenberg', jsonlTexts('fiction-gutenberg/docs.jsonl.gz')),
+  speedup('news-reuters21578-apte', jsonlTexts('news-reuters21578-apte/docs.jsonl.gz')),
+  speedup('forum-20newsgroups, first 5000', jsonlTexts('forum-20newsgroups/docs.jsonl.gz').slice(0, 5000)),
+  speedup('bench mix (scripts/make-corpus.js sources)', loadDocs().map((d) => d.text)),
+];
+console.log(`splitter.speedup: ${Math.min(...speedups).toFixed(2)}x to ${Math.max(...speedups).toFixed(2)}x`);
