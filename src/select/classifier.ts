@@ -10,7 +10,8 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
-import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import { CharNgramHasher } from '../text/char-ngrams.js';
+import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const CLASSIFIER_DEFAULTS = {
@@ -25,7 +26,24 @@ export const CLASSIFIER_DEFAULTS = {
   rounds: 1,
   /** Share of the general sample moved to the positive side per round (its most task-like). */
   expand: 0.1,
+  /** N-grams seen fewer times than this in the fitted sentences keep a zero weight. */
+  minCount: 1,
+  features: 'words' as ClassifierFeatures,
 } as const;
+
+/** What a sentence is hashed into: word 1-2-grams, plus char 4-grams (digits folded or not). */
+export const CLASSIFIER_FEATURES = ['words', 'chars', 'chars-folded'] as const;
+export type ClassifierFeatures = (typeof CLASSIFIER_FEATURES)[number];
+
+interface Hasher {
+  ids: Uint32Array;
+  hash(s: string): number;
+}
+
+export function featureHasher(buckets: number, features: ClassifierFeatures = 'words'): Hasher {
+  if (features === 'words') return new NgramHasher(buckets);
+  return new CharNgramHasher(buckets, { foldDigits: features === 'chars-folded' });
+}
 
 /** Hashed features of many sentences, flat: ids[offsets[i] .. offsets[i+1]). */
 interface FeatureRows {
@@ -33,8 +51,8 @@ interface FeatureRows {
   offsets: Uint32Array;
 }
 
-function featurize(sentences: string[], buckets: number): FeatureRows {
-  const hasher = new NgramHasher(buckets);
+function featurize(sentences: string[], buckets: number, features?: ClassifierFeatures): FeatureRows {
+  const hasher = featureHasher(buckets, features);
   const offsets = new Uint32Array(sentences.length + 1);
   let ids = new Uint32Array(sentences.length * 32 + 1024);
   let at = 0;
@@ -61,6 +79,20 @@ function logit(w: Float32Array, bias: number, ids: Uint32Array, from: number, to
   return bias + s / Math.sqrt(n);
 }
 
+/**
+ * Buckets seen in fewer than `minCount` fitted sentences (1 = none): their weight stays 0.
+ * When the general sample is (much of) the corpus being scored, a rare n-gram's weight
+ * only memorises the one corpus sentence that holds it as a negative.
+ */
+function rareBuckets(rows: FeatureRows[], buckets: number, minCount: number): Uint8Array {
+  const frozen = new Uint8Array(buckets);
+  if (minCount <= 1) return frozen;
+  const counts = new Uint32Array(buckets);
+  for (const r of rows) for (const b of r.ids) counts[b] = (counts[b] as number) + 1;
+  for (let b = 0; b < buckets; b++) if ((counts[b] as number) < minCount) frozen[b] = 1;
+  return frozen;
+}
+
 export interface LogisticFit {
   weights: Float32Array;
   bias: number;
@@ -70,10 +102,11 @@ export interface LogisticFit {
  * Class-balanced logistic regression by SGD over a seeded shuffle (deterministic for a
  * given seed and input order).
  */
-export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number }): LogisticFit {
-  const P = featurize(pos, opts.buckets);
-  const N = featurize(neg, opts.buckets);
+export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number; minCount?: number; features?: ClassifierFeatures }): LogisticFit {
+  const P = featurize(pos, opts.buckets, opts.features);
+  const N = featurize(neg, opts.buckets, opts.features);
   const w = new Float32Array(opts.buckets);
+  const frozen = rareBuckets([P, N], opts.buckets, opts.minCount ?? 1);
   let bias = 0;
   const total = pos.length + neg.length;
   const wPos = total / (2 * pos.length);
@@ -97,6 +130,7 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
       const step = n > 0 ? (rate * g) / Math.sqrt(n) : 0;
       for (let j = from; j < to; j++) {
         const b = rows.ids[j] as number;
+        if (frozen[b] === 1) continue;
         w[b] = (w[b] as number) * (1 - rate * opts.l2) - step;
       }
       bias -= rate * g * 0.1;
@@ -107,9 +141,9 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
 
 class ClassifierScorer implements SentenceScorer {
   readonly method = 'classifier';
-  private readonly hasher: NgramHasher;
-  constructor(private readonly w: Float32Array, private readonly bias: number) {
-    this.hasher = new NgramHasher(w.length);
+  private readonly hasher: Hasher;
+  constructor(private readonly w: Float32Array, private readonly bias: number, features?: ClassifierFeatures) {
+    this.hasher = featureHasher(w.length, features);
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
@@ -137,25 +171,30 @@ export const classifierSelector: SelectorFactory = {
       epochs: intOpt(o, 'epochs', CLASSIFIER_DEFAULTS.epochs),
       rate: numOpt(o, 'rate', CLASSIFIER_DEFAULTS.rate, (v) => v > 0),
       l2: numOpt(o, 'l2', CLASSIFIER_DEFAULTS.l2, (v) => v >= 0 && v < 1),
+      minCount: intOpt(o, 'minCount', CLASSIFIER_DEFAULTS.minCount, 1),
+      features: strOpt(o, 'features', CLASSIFIER_DEFAULTS.features, CLASSIFIER_FEATURES) as ClassifierFeatures,
     };
     const rounds = intOpt(o, 'rounds', CLASSIFIER_DEFAULTS.rounds, 0);
-    const expand = numOpt(o, 'expand', CLASSIFIER_DEFAULTS.expand, (v) => v > 0 && v < 1);
+    const expand = numOpt(o, 'expand', CLASSIFIER_DEFAULTS.expand, (v) => v >= 0 && v < 1);
+    const negatives = numOpt(o, 'negatives', 1, (v) => v > 0 && v <= 1);
+    const corpusOnly = o.corpusOnly === true || o.corpusOnly === 'true';
     let fit = fitLogistic(ctx.task, ctx.general, { ...params, seed: ctx.seed });
     for (let r = 0; r < rounds; r++) {
       // Self-training: the corpus sentences the classifier finds most task-like are taken as
       // positives, so the model learns the corpus's own in-domain wording, not only the task's.
-      const scorer = new ClassifierScorer(fit.weights, fit.bias);
+      const scorer = new ClassifierScorer(fit.weights, fit.bias, params.features);
       const g = await scorer.score(ctx.general);
       const order = Array.from(g.keys()).sort((a, b) => (g[a] as number) - (g[b] as number) || a - b);
       const k = Math.round(expand * (r + 1) * ctx.general.length);
       const top = new Set(order.slice(0, k));
-      const pos = [...ctx.task, ...ctx.general.filter((_, i) => top.has(i))];
-      const neg = ctx.general.filter((_, i) => !top.has(i));
+      const pos = [...(corpusOnly ? [] : ctx.task), ...ctx.general.filter((_, i) => top.has(i))];
+      const reliable = new Set(order.slice(order.length - Math.round(negatives * ctx.general.length)));
+      const neg = ctx.general.filter((_, i) => !top.has(i) && reliable.has(i));
       fit = fitLogistic(pos, neg, { ...params, seed: ctx.seed + r + 1 });
     }
     return { method: 'classifier', params: { ...params, rounds, expand }, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
   },
   async load(json): Promise<SentenceScorer> {
-    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias));
+    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias), (json.params.features as ClassifierFeatures | undefined) ?? 'words');
   },
 };
