@@ -3,16 +3,19 @@
  * bigram bag-of-n-grams models of task and general text; score = minus the log importance
  * weight = -sum over the sentence's hashed n-grams of (log p_task(b) - log p_general(b)).
  * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
+ * `--option features=chars-folded` adds character 4-grams of each word, digits folded
+ * (char-ngrams.ts): not the paper's features, but the default ensemble's DSIR component,
+ * which they lifted on every suite mix but bio (scripts/research/README.md, "Subword features").
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { NgramHasher } from '../text/fast-ngrams.js';
-import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
+import { CLASSIFIER_FEATURES, featureHasher, type ClassifierFeatures } from './classifier.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
-export function bucketLogProbs(sentences: string[], buckets: number, alpha: number): Float32Array {
+export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: ClassifierFeatures = 'words', charN = 4): Float32Array {
   const counts = new Float64Array(buckets);
-  const hasher = new NgramHasher(buckets);
+  const hasher = featureHasher(buckets, features, charN);
   let total = 0;
   for (const s of sentences) {
     const n = hasher.hash(s);
@@ -29,10 +32,10 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
 class DsirScorer implements SentenceScorer {
   readonly method = 'dsir';
   private readonly logRatio: Float32Array;
-  private readonly hasher: NgramHasher;
-  constructor(task: Float32Array, general: Float32Array) {
+  private readonly hasher: { ids: Uint32Array; hash(s: string): number };
+  constructor(task: Float32Array, general: Float32Array, features: ClassifierFeatures = 'words', charN = 4) {
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
-    this.hasher = new NgramHasher(this.logRatio.length);
+    this.hasher = featureHasher(this.logRatio.length, features, charN);
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
@@ -60,13 +63,15 @@ export const dsirSelector: SelectorFactory = {
     // 10k buckets as in the DSIR paper's hashed n-gram features.
     const buckets = intOpt(ctx.options, 'buckets', 10000);
     const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
+    const features = strOpt(ctx.options, 'features', 'words', CLASSIFIER_FEATURES) as ClassifierFeatures;
+    const charN = intOpt(ctx.options, 'charN', 4, 2);
     return {
       method: 'dsir',
-      params: { buckets, alpha },
-      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha)) },
+      params: { buckets, alpha, features, charN },
+      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha, features, charN)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha, features, charN)) },
     };
   },
   async load(json): Promise<SentenceScorer> {
-    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string));
+    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as ClassifierFeatures | undefined) ?? 'words', Number(json.params.charN ?? 4));
   },
 };

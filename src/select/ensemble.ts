@@ -11,6 +11,7 @@
  */
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
+import { parseComponentSpec } from './component-spec.js';
 import { needGeneral } from './options.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -33,11 +34,12 @@ export function parseComponents(v: unknown): string[] {
   return names;
 }
 
-export async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
+export async function factoryOf(spec: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
   // Loaded lazily: the registry imports tadpole.ts, which imports this file.
   const { selectorFactory } = await import('./registry.js');
-  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options: {} };
-  return { factory: selectorFactory('tadpole'), options: { detector: name } };
+  const { name, options } = parseComponentSpec(spec);
+  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options };
+  return { factory: selectorFactory('tadpole'), options: { ...options, detector: name } };
 }
 
 /** Mean and standard deviation (1 when flat, so a z-score never divides by zero). */

@@ -3,10 +3,10 @@
  * lower-cased word padded as "<word>", every run of `n` units), in one bucket space.
  * Subwords let "profit", "profits" and "profitable", or "mln" and "mn", share evidence that
  * whole-word features keep apart, and with `foldDigits` every digit reads as "0", so
- * "EUR131m" and "EUR76m" are one shape. Same tokens as NgramHasher (letters and digits).
+ * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
+ * its own). Same tokens as NgramHasher (letters and digits).
  */
-import { NgramHasher } from './fast-ngrams.js';
-import { fmix32 } from './ngrams.js';
+import { fmix32, hashPair } from './ngrams.js';
 
 const TOKEN_UNIT = new Uint8Array(65536);
 const LOWER = new Uint16Array(65536);
@@ -25,6 +25,9 @@ const BEGIN = 0x3c;
 const END = 0x3e;
 /** Keeps char n-gram ids apart from word ids that hash the same units. */
 const CHAR_SALT = 0x5bd1e995;
+/** Multiplier of the rolling polynomial hash of a subword (odd, so nothing cancels mod 2^32). */
+const ROLL = 0x01000193;
+const FNV_OFFSET = 0x811c9dc5;
 
 export interface CharNgramOptions {
   /** Characters per subword (3-5 in fastText); 4 by default. */
@@ -32,57 +35,79 @@ export interface CharNgramOptions {
   foldDigits?: boolean;
 }
 
+/**
+ * One pass over the sentence: the word ids are NgramHasher's (fast-ngrams.ts) for the same
+ * text, in the same order, followed at each word's end by its subword ids.
+ */
 export class CharNgramHasher {
   ids: Uint32Array = new Uint32Array(1024);
-  private readonly words: NgramHasher;
   private readonly n: number;
-  private readonly foldDigits: boolean;
-  private readonly unit = new Uint16Array(256);
+  /** ROLL^n, to take the unit leaving the window out of the rolling hash. */
+  private readonly rollOut: number;
+  private readonly digitUnit: number;
+  /** The current word, padded: BEGIN, its lower-cased (digit-folded) units. */
+  private unit = new Uint16Array(64);
 
   constructor(readonly buckets: number, opts: CharNgramOptions = {}) {
-    this.words = new NgramHasher(buckets);
     this.n = opts.n ?? 4;
-    this.foldDigits = opts.foldDigits ?? false;
+    let r = 1;
+    for (let i = 0; i < this.n; i++) r = Math.imul(r, ROLL);
+    this.rollOut = r;
+    this.digitUnit = opts.foldDigits ? 0x30 : -1;
   }
 
-  private push(k: number, id: number): number {
-    if (k === this.ids.length) {
-      const grown = new Uint32Array(k * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
-    this.ids[k] = id;
-    return k + 1;
-  }
-
-  /** Subword ids of the padded word held in this.unit[0..len). */
+  /** Subword ids of the padded word this.unit[0..len) (END included) from ids[k]; returns the new count. */
   private subwords(k: number, len: number): number {
+    const u = this.unit;
+    const ids = this.ids;
+    const buckets = this.buckets;
     const n = Math.min(this.n, len);
-    for (let start = 0; start + n <= len; start++) {
-      let h = CHAR_SALT;
-      for (let j = start; j < start + n; j++) h = Math.imul(h ^ (this.unit[j] as number), 0x01000193);
-      k = this.push(k, fmix32(h) % this.buckets);
+    let h = 0;
+    for (let j = 0; j < n; j++) h = (Math.imul(h, ROLL) + (u[j] as number)) | 0;
+    ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
+    const out = n === this.n ? this.rollOut : 0;
+    for (let j = n; j < len; j++) {
+      h = (Math.imul(h, ROLL) + (u[j] as number) - Math.imul(u[j - n] as number, out)) | 0;
+      ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
     }
     return k;
   }
 
+  /** Bucket ids of the word 1-2-grams and subwords of `s` into `this.ids`; returns how many. */
   hash(s: string): number {
-    const nw = this.words.hash(s);
-    if (nw > this.ids.length) this.ids = new Uint32Array(nw * 2);
-    this.ids.set(this.words.ids.subarray(0, nw));
-    let k = nw;
-    let len = 0;
-    const cap = this.unit.length - 1;
-    for (let i = 0; i <= s.length; i++) {
-      const c = i < s.length ? s.charCodeAt(i) : 32;
+    const len = s.length;
+    // At most 2 word ids + (units + 2) subword ids per word: 3 per unit + 4 bounds it.
+    if (this.ids.length < 3 * len + 8) this.ids = new Uint32Array(3 * len + 1024);
+    const ids = this.ids;
+    const buckets = this.buckets;
+    const digit = this.digitUnit;
+    let k = 0;
+    let prev = -1;
+    let h = 0;
+    let w = 0;
+    for (let i = 0; i <= len; i++) {
+      const c = i < len ? s.charCodeAt(i) : 32;
       if (TOKEN_UNIT[c] === 1) {
-        if (len === 0) this.unit[len++] = BEGIN;
         const lo = LOWER[c] as number;
-        if (len < cap) this.unit[len++] = this.foldDigits && lo >= 0x30 && lo <= 0x39 ? 0x30 : lo;
-      } else if (len > 0) {
-        this.unit[len++] = END;
-        k = this.subwords(k, len);
-        len = 0;
+        if (w === 0) {
+          h = FNV_OFFSET;
+          this.unit[w++] = BEGIN;
+        }
+        h = Math.imul(h ^ lo, 0x01000193);
+        if (w + 1 >= this.unit.length) {
+          const grown = new Uint16Array(this.unit.length * 2);
+          grown.set(this.unit);
+          this.unit = grown;
+        }
+        this.unit[w++] = digit >= 0 && lo >= 0x30 && lo <= 0x39 ? digit : lo;
+      } else if (w > 0) {
+        const t = fmix32(h);
+        ids[k++] = t % buckets;
+        if (prev >= 0) ids[k++] = hashPair(prev, t) % buckets;
+        prev = t;
+        this.unit[w++] = END;
+        k = this.subwords(k, w);
+        w = 0;
       }
     }
     return k;
