@@ -23,12 +23,12 @@ import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceSc
 export const AUTO_DEFAULTS = {
   /**
    * One candidate, the z-score ensemble of the classifier (word 1-2-grams + char 5-grams,
-   * two self-training rounds: classifier.ts) and DSIR on word 1-2-grams + char 4-grams, digits
-   * folded. On the suite (corpora/suite, README "The selection suite", three fit seeds) it
-   * raised the minimum from 43.4-45.0% to 49.9-50.2% and the mean from 85.6-85.9% to
-   * 88.3-88.4%, losing at most 0.9 points on one mix (wiki); finance 60.1 -> 69.0, news
-   * 45.0 -> 49.9 (scripts/research/README.md, "Subword features"). The classifier alone has
-   * the higher minimum (53-54.5%) but loses 4 points on wiki and swings on bio (84-91%); the
+   * digits folded, two self-training rounds: classifier.ts) and DSIR on the same features.
+   * On the suite (corpora/suite, README "The selection suite", three fit seeds) it raised
+   * the minimum from 43.4-45.0% to 49.6-50.2% and the mean from 85.6-85.9% to 88.5-88.6%,
+   * losing under 1 point on one mix (wiki, 92.4 -> 91.5 on average); finance 60.1 -> 68.9,
+   * news 45.0 -> 50.2 (scripts/research/README.md, "Subword features"). The classifier alone
+   * has a higher minimum (52.7-53.6%) but loses 2-3 points on wiki and 6-7 on finance; the
    * pair is kept for what the suite cannot show: each single recipe collapses on some task
    * (the issue-10 held-out mix B: logistic regression 37.6%, DSIR 94.4%), and a
    * discriminative and a generative scorer rarely fail on the same one. Choosing among

@@ -10,8 +10,7 @@
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
-import { NgramHasher } from '../text/fast-ngrams.js';
-import { CharNgramHasher } from '../text/char-ngrams.js';
+import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -37,24 +36,10 @@ export const CLASSIFIER_DEFAULTS = {
    * rarely matches the corpus's in-domain text word for word (PhraseBank's "EUR131m" and
    * "mn" against Reuters' "mln dlrs"; scripts/research/README.md, "Subword features").
    */
-  features: 'chars-folded' as ClassifierFeatures,
-  /** Characters per subword n-gram when features include chars (5 beat 3 and 4 on the suite's minimum). */
-  charN: 5,
+  features: 'chars-folded' as FeatureSet,
+  /** Characters per subword when features include chars. */
+  charN: SUBWORD_CHARS,
 } as const;
-
-/** What a sentence is hashed into: word 1-2-grams, plus char n-grams (digits folded or not). */
-export const CLASSIFIER_FEATURES = ['words', 'chars', 'chars-folded'] as const;
-export type ClassifierFeatures = (typeof CLASSIFIER_FEATURES)[number];
-
-interface Hasher {
-  ids: Uint32Array;
-  hash(s: string): number;
-}
-
-export function featureHasher(buckets: number, features: ClassifierFeatures = 'words', charN = 4): Hasher {
-  if (features === 'words') return new NgramHasher(buckets);
-  return new CharNgramHasher(buckets, { foldDigits: features === 'chars-folded', n: charN });
-}
 
 /** Hashed features of many sentences, flat: ids[offsets[i] .. offsets[i+1]). */
 interface FeatureRows {
@@ -62,7 +47,7 @@ interface FeatureRows {
   offsets: Uint32Array;
 }
 
-function featurize(sentences: string[], buckets: number, features?: ClassifierFeatures, charN?: number): FeatureRows {
+function featurize(sentences: string[], buckets: number, features?: FeatureSet, charN?: number): FeatureRows {
   const hasher = featureHasher(buckets, features, charN);
   const offsets = new Uint32Array(sentences.length + 1);
   let ids = new Uint32Array(sentences.length * 32 + 1024);
@@ -99,7 +84,7 @@ export interface LogisticFit {
  * Class-balanced logistic regression by SGD over a seeded shuffle (deterministic for a
  * given seed and input order).
  */
-export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number; features?: ClassifierFeatures; charN?: number }): LogisticFit {
+export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number; features?: FeatureSet; charN?: number }): LogisticFit {
   const P = featurize(pos, opts.buckets, opts.features, opts.charN);
   const N = featurize(neg, opts.buckets, opts.features, opts.charN);
   const w = new Float32Array(opts.buckets);
@@ -136,8 +121,8 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
 
 class ClassifierScorer implements SentenceScorer {
   readonly method = 'classifier';
-  private readonly hasher: Hasher;
-  constructor(private readonly w: Float32Array, private readonly bias: number, features?: ClassifierFeatures, charN?: number) {
+  private readonly hasher: SentenceHasher;
+  constructor(private readonly w: Float32Array, private readonly bias: number, features?: FeatureSet, charN?: number) {
     this.hasher = featureHasher(w.length, features, charN);
   }
   async score(sentences: string[]): Promise<Float64Array> {
@@ -166,7 +151,7 @@ export const classifierSelector: SelectorFactory = {
       epochs: intOpt(o, 'epochs', CLASSIFIER_DEFAULTS.epochs),
       rate: numOpt(o, 'rate', CLASSIFIER_DEFAULTS.rate, (v) => v > 0),
       l2: numOpt(o, 'l2', CLASSIFIER_DEFAULTS.l2, (v) => v >= 0 && v < 1),
-      features: strOpt(o, 'features', CLASSIFIER_DEFAULTS.features, CLASSIFIER_FEATURES) as ClassifierFeatures,
+      features: strOpt(o, 'features', CLASSIFIER_DEFAULTS.features, FEATURE_SETS) as FeatureSet,
       charN: intOpt(o, 'charN', CLASSIFIER_DEFAULTS.charN, 2),
     };
     const rounds = intOpt(o, 'rounds', CLASSIFIER_DEFAULTS.rounds, 0);
@@ -187,6 +172,6 @@ export const classifierSelector: SelectorFactory = {
     return { method: 'classifier', params: { ...params, rounds, expand }, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
   },
   async load(json): Promise<SentenceScorer> {
-    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias), (json.params.features as ClassifierFeatures | undefined) ?? 'words', Number(json.params.charN ?? 4));
+    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
   },
 };

@@ -3,17 +3,17 @@
  * bigram bag-of-n-grams models of task and general text; score = minus the log importance
  * weight = -sum over the sentence's hashed n-grams of (log p_task(b) - log p_general(b)).
  * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
- * `--option features=chars-folded` adds character 4-grams of each word, digits folded
- * (char-ngrams.ts): not the paper's features, but the default ensemble's DSIR component,
+ * `--option features=chars-folded` adds character 5-grams of each word, digits folded
+ * (features.ts): not the paper's features, but the default ensemble's DSIR component,
  * which they lifted on every suite mix but bio (scripts/research/README.md, "Subword features").
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
-import { CLASSIFIER_FEATURES, featureHasher, type ClassifierFeatures } from './classifier.js';
+import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
-export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: ClassifierFeatures = 'words', charN = 4): Float32Array {
+export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): Float32Array {
   const counts = new Float64Array(buckets);
   const hasher = featureHasher(buckets, features, charN);
   let total = 0;
@@ -32,8 +32,8 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
 class DsirScorer implements SentenceScorer {
   readonly method = 'dsir';
   private readonly logRatio: Float32Array;
-  private readonly hasher: { ids: Uint32Array; hash(s: string): number };
-  constructor(task: Float32Array, general: Float32Array, features: ClassifierFeatures = 'words', charN = 4) {
+  private readonly hasher: SentenceHasher;
+  constructor(task: Float32Array, general: Float32Array, features: FeatureSet = 'words', charN = SUBWORD_CHARS) {
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
     this.hasher = featureHasher(this.logRatio.length, features, charN);
   }
@@ -63,8 +63,8 @@ export const dsirSelector: SelectorFactory = {
     // 10k buckets as in the DSIR paper's hashed n-gram features.
     const buckets = intOpt(ctx.options, 'buckets', 10000);
     const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
-    const features = strOpt(ctx.options, 'features', 'words', CLASSIFIER_FEATURES) as ClassifierFeatures;
-    const charN = intOpt(ctx.options, 'charN', 4, 2);
+    const features = strOpt(ctx.options, 'features', 'words', FEATURE_SETS) as FeatureSet;
+    const charN = intOpt(ctx.options, 'charN', SUBWORD_CHARS, 2);
     return {
       method: 'dsir',
       params: { buckets, alpha, features, charN },
@@ -72,6 +72,6 @@ export const dsirSelector: SelectorFactory = {
     };
   },
   async load(json): Promise<SentenceScorer> {
-    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as ClassifierFeatures | undefined) ?? 'words', Number(json.params.charN ?? 4));
+    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
   },
 };
