@@ -6,9 +6,8 @@
  */
 import { CharNgramHasher } from '../text/char-ngrams.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
-import { shapeIds } from '../text/shape-features.js';
 
-export const FEATURE_SETS = ['words', 'chars', 'chars-folded', 'chars-folded-shape'] as const;
+export const FEATURE_SETS = ['words', 'chars', 'chars-folded'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 /**
@@ -27,18 +26,5 @@ export interface SentenceHasher {
 
 export function featureHasher(buckets: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): SentenceHasher {
   if (features === 'words') return new NgramHasher(buckets);
-  if (features === 'chars-folded-shape') {
-    const inner = new CharNgramHasher(buckets, { foldDigits: true, n: charN });
-    const h: SentenceHasher = {
-      ids: new Uint32Array(1024),
-      hash(s: string): number {
-        const n = inner.hash(s);
-        if (h.ids.length < n + 16) h.ids = new Uint32Array(2 * n + 16);
-        h.ids.set(inner.ids.subarray(0, n));
-        return shapeIds(s, buckets, h.ids, n);
-      },
-    };
-    return h;
-  }
   return new CharNgramHasher(buckets, { foldDigits: features === 'chars-folded', n: charN });
 }
