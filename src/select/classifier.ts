@@ -139,7 +139,7 @@ class ClassifierScorer implements SentenceScorer {
 
 export const classifierSelector: SelectorFactory = {
   method: 'classifier',
-  summary: 'task vs general/corpus logistic regression on hashed 1-2-grams (positive-unlabelled; DCLM-style quality filter)',
+  summary: 'task vs general/corpus logistic regression on hashed word 1-2-grams + char 5-grams (positive-unlabelled; DCLM-style quality filter)',
   needsEmbedder: false,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {

@@ -54,7 +54,7 @@ class DsirScorer implements SentenceScorer {
 
 export const dsirSelector: SelectorFactory = {
   method: 'dsir',
-  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023)',
+  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023; --option features=chars-folded adds subwords)',
   needsEmbedder: false,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
