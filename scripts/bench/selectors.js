@@ -30,6 +30,8 @@ const METHODS = {
   classifier: ['--method', 'classifier'],
   distance: ['--method', 'distance'],
   'classifier+dsir': ['--detector', 'ensemble', '--option', 'components=classifier,dsir'],
+  // The default before subword features (issue 10, session 16): word 1-2-grams only.
+  'classifier+dsir-words': ['--detector', 'ensemble', '--option', 'components=classifier:features=words:rounds=1,dsir'],
   'classifier+dsir+distance': ['--detector', 'ensemble', '--option', 'components=classifier,dsir,distance'],
   auto: ['--method', 'auto'],
   'ensemble (the old default)': ['--detector', 'ensemble'],

@@ -22,18 +22,23 @@ import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceSc
 
 export const AUTO_DEFAULTS = {
   /**
-   * One candidate, the z-score ensemble of the classifier and DSIR. On the suite
-   * (corpora/suite, README "The selection suite") it ties the classifier alone on the minimum
-   * (44.0% vs 45.8% news, inside the ±5-point resampling noise there) with a higher mean;
-   * it was chosen for what the suite cannot show: each single recipe collapses on some task
-   * (the issue-10 held-out mix B: logistic regression 37.6%, DSIR 94.4%), and a discriminative
-   * and a generative scorer rarely fail on the same one. Choosing among candidates by held-out
-   * AUROC did worse (40.9% vs 44.5% minimum): a classifier that latches onto the task's own
-   * formatting separates held-out task sentences perfectly and still misses the corpus's
-   * in-domain text. With one candidate auto still measures it, so a near-random task is reported.
-   * Wider lists: --option candidates=classifier,dsir,distance,classifier+dsir+distance
+   * One candidate, the z-score ensemble of the classifier (word 1-2-grams + char 5-grams,
+   * digits folded, two self-training rounds: classifier.ts) and DSIR on the same features.
+   * On the suite (corpora/suite, README "The selection suite", three fit seeds) it raised
+   * the minimum from 43.4-45.0% to 49.6-50.2% and the mean from 85.6-85.9% to 88.5-88.6%,
+   * losing under 1 point on one mix (wiki, 92.4 -> 91.5 on average); finance 60.1 -> 68.9,
+   * news 45.0 -> 50.2 (scripts/research/README.md, "Subword features"). The classifier alone
+   * has a higher minimum (52.7-53.6%) but loses 2-3 points on wiki and 6-7 on finance; the
+   * pair is kept for what the suite cannot show: each single recipe collapses on some task
+   * (the issue-10 held-out mix B: logistic regression 37.6%, DSIR 94.4%), and a
+   * discriminative and a generative scorer rarely fail on the same one. Choosing among
+   * candidates by held-out AUROC did worse (40.9% vs 44.5% minimum, word features): a
+   * classifier that latches onto the task's own formatting separates held-out task sentences
+   * perfectly and still misses the corpus's in-domain text. With one candidate auto still
+   * measures it, so a near-random task is reported. A component takes its own options after
+   * colons (component-spec.ts). Wider lists: --option candidates=classifier,dsir,distance,classifier+dsir+distance
    */
-  candidates: 'classifier+dsir',
+  candidates: 'classifier+dsir:features=chars-folded',
   /** Held-out share of task and general sentences for the AUROC. */
   holdout: 0.2,
   /** Below this best held-out AUROC the task is near random against the corpus: warn. */
@@ -172,7 +177,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random (default candidate: classifier+dsir, a z-score ensemble; --option candidates=a,b,a+b)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random (default candidate: classifier+dsir:features=chars-folded, a z-score ensemble; --option candidates=a,b,a+b)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

@@ -3,17 +3,20 @@
  * bigram bag-of-n-grams models of task and general text; score = minus the log importance
  * weight = -sum over the sentence's hashed n-grams of (log p_task(b) - log p_general(b)).
  * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
+ * `--option features=chars-folded` adds character 5-grams of each word, digits folded
+ * (features.ts): not the paper's features, but the default ensemble's DSIR component,
+ * which they lifted on every suite mix but bio (scripts/research/README.md, "Subword features").
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { NgramHasher } from '../text/fast-ngrams.js';
-import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
+import { FEATURE_SETS, featureHasher, featureKey, RAW_BUCKETS, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
 import type { RawNgramScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
-export function bucketLogProbs(sentences: string[], buckets: number, alpha: number): Float32Array {
+export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): Float32Array {
   const counts = new Float64Array(buckets);
-  const hasher = new NgramHasher(buckets);
+  const hasher = featureHasher(buckets, features, charN);
   let total = 0;
   for (const s of sentences) {
     const n = hasher.hash(s);
@@ -29,15 +32,20 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
 
 class DsirScorer implements RawNgramScorer {
   readonly method = 'dsir';
+  readonly featureKey: string;
   private readonly logRatio: Float32Array;
-  private readonly hasher: NgramHasher;
-  constructor(task: Float32Array, general: Float32Array) {
+  private readonly raw: SentenceHasher;
+  constructor(task: Float32Array, general: Float32Array, private readonly features: FeatureSet = 'words', private readonly charN = SUBWORD_CHARS) {
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
-    this.hasher = new NgramHasher(this.logRatio.length);
+    this.featureKey = featureKey(features, charN);
+    this.raw = this.rawHasher();
+  }
+  rawHasher(): SentenceHasher {
+    return featureHasher(RAW_BUCKETS, this.features, this.charN);
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.hasher.raw, this.hasher.hashRaw(sentences[i] as string));
+    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.raw.ids, this.raw.hash(sentences[i] as string));
     return out;
   }
   scoreRaw(raw: Uint32Array, n: number): number {
@@ -52,7 +60,7 @@ class DsirScorer implements RawNgramScorer {
 
 export const dsirSelector: SelectorFactory = {
   method: 'dsir',
-  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023)',
+  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023; --option features=chars-folded adds subwords)',
   needsEmbedder: false,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
@@ -61,13 +69,15 @@ export const dsirSelector: SelectorFactory = {
     // 10k buckets as in the DSIR paper's hashed n-gram features.
     const buckets = intOpt(ctx.options, 'buckets', 10000);
     const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
+    const features = strOpt(ctx.options, 'features', 'words', FEATURE_SETS) as FeatureSet;
+    const charN = intOpt(ctx.options, 'charN', SUBWORD_CHARS, 2);
     return {
       method: 'dsir',
-      params: { buckets, alpha },
-      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha)) },
+      params: { buckets, alpha, features, charN },
+      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha, features, charN)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha, features, charN)) },
     };
   },
   async load(json): Promise<SentenceScorer> {
-    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string));
+    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
   },
 };

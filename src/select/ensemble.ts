@@ -11,7 +11,8 @@
  */
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
-import { NgramHasher } from '../text/fast-ngrams.js';
+import { parseComponentSpec } from './component-spec.js';
+import type { SentenceHasher } from './features.js';
 import { needGeneral } from './options.js';
 import { isRawNgramScorer, type RawNgramScorer } from './raw-ngrams.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -35,11 +36,12 @@ export function parseComponents(v: unknown): string[] {
   return names;
 }
 
-export async function factoryOf(name: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
+export async function factoryOf(spec: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
   // Loaded lazily: the registry imports tadpole.ts, which imports this file.
   const { selectorFactory } = await import('./registry.js');
-  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options: {} };
-  return { factory: selectorFactory('tadpole'), options: { detector: name } };
+  const { name, options } = parseComponentSpec(spec);
+  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options };
+  return { factory: selectorFactory('tadpole'), options: { ...options, detector: name } };
 }
 
 /** Mean and standard deviation (1 when flat, so a z-score never divides by zero). */
@@ -72,29 +74,32 @@ export async function fitEnsemble(ctx: FitContext, names: string[], shared: Reco
   return { parts };
 }
 
+type RawPart = { scorer: RawNgramScorer; mean: number; std: number };
+
 class EnsembleScorer implements SentenceScorer {
   readonly method = 'tadpole';
-  /** Every part scores from n-gram hashes: one hashing of each sentence serves them all. */
-  private readonly rawParts?: { scorer: RawNgramScorer; mean: number; std: number }[];
-  private readonly hasher = new NgramHasher(1);
+  /** Every part scores from the same hashed features: one hashing of each sentence serves them all. */
+  private readonly shared?: { parts: RawPart[]; hasher: SentenceHasher };
   constructor(private readonly parts: { scorer: SentenceScorer; mean: number; std: number }[]) {
-    if (parts.every((p) => isRawNgramScorer(p.scorer))) this.rawParts = parts as { scorer: RawNgramScorer; mean: number; std: number }[];
+    const first = parts[0]?.scorer;
+    if (first && isRawNgramScorer(first) && parts.every((p) => isRawNgramScorer(p.scorer) && p.scorer.featureKey === first.featureKey)) {
+      this.shared = { parts: parts as RawPart[], hasher: first.rawHasher() };
+    }
   }
 
-  /** The same sums, in the same order, as the part-by-part loop below. */
-  private scoreHashedOnce(sentences: string[], parts: { scorer: RawNgramScorer; mean: number; std: number }[]): Float64Array {
+  /** The same sums, in the same order, as the part-by-part loop in `score`. */
+  private scoreHashedOnce(sentences: string[], parts: RawPart[], hasher: SentenceHasher): Float64Array {
     const out = new Float64Array(sentences.length);
-    const hasher = this.hasher;
     for (let i = 0; i < sentences.length; i++) {
-      const n = hasher.hashRaw(sentences[i] as string);
+      const n = hasher.hash(sentences[i] as string);
       let z = 0;
-      for (const p of parts) z += (p.scorer.scoreRaw(hasher.raw, n) - p.mean) / p.std;
+      for (const p of parts) z += (p.scorer.scoreRaw(hasher.ids, n) - p.mean) / p.std;
       out[i] = z;
     }
     return out;
   }
   async score(sentences: string[]): Promise<Float64Array> {
-    if (this.rawParts) return this.scoreHashedOnce(sentences, this.rawParts);
+    if (this.shared) return this.scoreHashedOnce(sentences, this.shared.parts, this.shared.hasher);
     const out = new Float64Array(sentences.length);
     for (const p of this.parts) {
       const s = await p.scorer.score(sentences);

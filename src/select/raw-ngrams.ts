@@ -1,13 +1,18 @@
+import type { SentenceHasher } from './features.js';
 import type { SentenceScorer } from './selector.js';
 
 /**
- * A scorer whose score of a sentence depends only on the sentence's unreduced unigram and
- * bigram hashes (NgramHasher.hashRaw). An ensemble of such scorers hashes each sentence once
- * and hands the hashes to every part: the default (classifier + DSIR) hashed every sentence
- * twice, and hashing was most of its scoring time.
+ * A scorer whose score of a sentence depends only on its hashed features. An ensemble of
+ * such scorers over the same features (the default: classifier + DSIR) hashes each sentence
+ * once and hands the unreduced hashes to every part; hashing was most of their scoring time,
+ * and each part hashed every sentence again.
  */
 export interface RawNgramScorer extends SentenceScorer {
-  /** The score `score([s])` gives, from `raw[0..n)`, the hashes of s. */
+  /** featureKey(features, charN): parts with equal keys hash a sentence alike. */
+  readonly featureKey: string;
+  /** A hasher of these features whose ids are unreduced u32 hashes (RAW_BUCKETS). */
+  rawHasher(): SentenceHasher;
+  /** The score `score([s])` gives, from raw[0..n), the unreduced hashes of s. */
   scoreRaw(raw: Uint32Array, n: number): number;
 }
 

@@ -29,37 +29,21 @@ const FNV_PRIME = 0x01000193;
 export class NgramHasher {
   /** Bucket ids of the last `hash` call, in [0, count). */
   ids: Uint32Array = new Uint32Array(1024);
-  /**
-   * Unreduced u32 n-gram hashes of the last `hash` or `hashRaw` call: scorers with different
-   * bucket counts share one hashing of a sentence and each takes `raw % buckets`, which is
-   * the id `hash` gives.
-   */
-  raw: Uint32Array = new Uint32Array(1024);
   constructor(readonly buckets: number) {}
 
   private push(n: number, id: number): number {
-    if (n === this.raw.length) {
+    if (n === this.ids.length) {
       const grown = new Uint32Array(n * 2);
-      grown.set(this.raw);
-      this.raw = grown;
+      grown.set(this.ids);
+      this.ids = grown;
     }
-    this.raw[n] = id;
+    this.ids[n] = id;
     return n + 1;
   }
 
   /** Bucket ids of the unigrams and bigrams of `s` into `this.ids`; returns how many. */
   hash(s: string): number {
-    const n = this.hashRaw(s);
-    if (this.ids.length < n) this.ids = new Uint32Array(this.raw.length);
     const buckets = this.buckets;
-    const raw = this.raw;
-    const ids = this.ids;
-    for (let j = 0; j < n; j++) ids[j] = (raw[j] as number) % buckets;
-    return n;
-  }
-
-  /** Unreduced u32 hashes of the unigrams and bigrams of `s` into `this.raw`; returns how many. */
-  hashRaw(s: string): number {
     let n = 0;
     let prev = -1;
     let h = 0;
@@ -77,8 +61,8 @@ export class NgramHasher {
       } else if (inToken) {
         inToken = false;
         const t = fmix32(h);
-        n = this.push(n, t);
-        if (prev >= 0) n = this.push(n, hashPair(prev, t));
+        n = this.push(n, t % buckets);
+        if (prev >= 0) n = this.push(n, hashPair(prev, t) % buckets);
         prev = t;
       }
     }

@@ -43,13 +43,13 @@ describe.skipIf(!HAVE_SHARED)('tadpole --detector ensemble (z-normalised selecto
     expect(inDomainShareOfKept(ens as Float64Array, mix.inDomain)).toBeGreaterThan(0.9);
   });
 
-  it('classifier+dsir hash each sentence once and give exactly the part-by-part z-sum', async () => {
+  it('classifier+dsir on the same features hash each sentence once and give exactly the part-by-part z-sum', async () => {
     const mix = smallMix();
-    const options = { detector: 'ensemble', components: 'classifier+dsir' };
+    const options = { detector: 'ensemble', components: 'classifier+dsir:features=chars-folded' };
     const [ens] = await scoresOf('tadpole', options, mix.general, [mix.sentences]);
     const expected = new Float64Array(mix.sentences.length);
-    for (const name of ['classifier', 'dsir']) {
-      const [onGeneral, onMix] = await scoresOf(name, {}, mix.general, [mix.general, mix.sentences]);
+    for (const [name, opts] of [['classifier', {}], ['dsir', { features: 'chars-folded' }]] as const) {
+      const [onGeneral, onMix] = await scoresOf(name, opts, mix.general, [mix.general, mix.sentences]);
       const [m, sd] = meanStd(onGeneral as Float64Array);
       (onMix as Float64Array).forEach((v, i) => (expected[i] = (expected[i] as number) + (v - m) / sd));
     }

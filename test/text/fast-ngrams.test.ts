@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FEATURE_SETS, featureHasher, RAW_BUCKETS } from '../../src/select/features.js';
 import { NgramHasher } from '../../src/text/fast-ngrams.js';
 import { hashedNgrams, tokenize } from '../../src/text/ngrams.js';
 import { sharedDir } from '../../src/core/shared.js';
@@ -18,12 +19,17 @@ describe('NgramHasher', () => {
       expect(fast(s, 10000)).toEqual(sorted(hashedNgrams(tokenize(s), 10000, 2)));
     }
   });
-  it('hashRaw gives the unreduced hashes: raw % buckets is the id hash gives, for any bucket count', () => {
-    const s = '( Collins , 1997 ) showed IL-2 in T-cells, and Café naïve ÉCOLE 3.5% too.';
-    const h = new NgramHasher(10000);
-    const n = h.hashRaw(s);
-    for (const buckets of [7, 10000, 1 << 18]) {
-      expect(sorted(Array.from(h.raw.subarray(0, n), (r) => r % buckets))).toEqual(fast(s, buckets));
+  it('a hasher with RAW_BUCKETS gives unreduced hashes: raw % buckets is the id of a hasher with buckets, for every feature set', () => {
+    const s = '( Collins , 1997 ) showed IL-2 in T-cells, and Café naïve ÉCOLE 3.5% too, EUR131m.';
+    for (const features of FEATURE_SETS) {
+      const raw = featureHasher(RAW_BUCKETS, features);
+      const n = raw.hash(s);
+      expect(n).toBeGreaterThan(10);
+      for (const buckets of [7, 10000, 1 << 18]) {
+        const h = featureHasher(buckets, features);
+        const m = h.hash(s);
+        expect(Array.from(raw.ids.subarray(0, n), (r) => r % buckets)).toEqual(Array.from(h.ids.subarray(0, m)));
+      }
     }
   });
   it('reuses its buffer and grows it for a sentence with more than 1,024 n-grams', () => {

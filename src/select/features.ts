@@ -1,0 +1,42 @@
+/**
+ * What the n-gram selectors (classifier, dsir) hash a sentence into. `words`: word unigrams +
+ * bigrams (NgramHasher, DSIR's paper features). `chars`: the same plus character n-grams of
+ * each word (CharNgramHasher, fastText's subwords); `chars-folded`: with every digit read as
+ * "0". Both selectors use one subword length, so an ensemble of the two hashes alike.
+ */
+import { CharNgramHasher } from '../text/char-ngrams.js';
+import { NgramHasher } from '../text/fast-ngrams.js';
+
+export const FEATURE_SETS = ['words', 'chars', 'chars-folded'] as const;
+export type FeatureSet = (typeof FEATURE_SETS)[number];
+
+/**
+ * Characters per subword. 5 beat 3 and 4 on the selection suite's minimum for the
+ * classifier, and for DSIR inside the default ensemble (scripts/research/README.md,
+ * "Subword features").
+ */
+export const SUBWORD_CHARS = 5;
+
+export interface SentenceHasher {
+  /** Bucket ids of the last `hash` call. */
+  ids: Uint32Array;
+  /** Hash one sentence into `ids`; returns how many ids. */
+  hash(s: string): number;
+}
+
+/**
+ * Buckets of a hasher whose ids are the unreduced u32 hashes: every hasher reduces a u32 by
+ * `% buckets`, and u32 % 2^32 is the u32 itself, so `raw % buckets` is the id a hasher with
+ * `buckets` gives. Scorers with different bucket counts share one such hashing.
+ */
+export const RAW_BUCKETS = 2 ** 32;
+
+/** Names what a sentence is hashed into: scorers with the same key can share one hashing. */
+export function featureKey(features: FeatureSet, charN: number): string {
+  return features === 'words' ? 'words' : `${features}:${charN}`;
+}
+
+export function featureHasher(buckets: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): SentenceHasher {
+  if (features === 'words') return new NgramHasher(buckets);
+  return new CharNgramHasher(buckets, { foldDigits: features === 'chars-folded', n: charN });
+}

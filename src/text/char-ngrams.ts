@@ -1,0 +1,115 @@
+/**
+ * Word 1-2-grams plus hashed character n-grams of each word (fastText's subwords: the
+ * lower-cased word padded as "<word>", every run of `n` units), in one bucket space.
+ * Subwords let "profit", "profits" and "profitable", or "mln" and "mn", share evidence that
+ * whole-word features keep apart, and with `foldDigits` every digit reads as "0", so
+ * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
+ * its own). Same tokens as NgramHasher (letters and digits).
+ */
+import { fmix32, hashPair } from './ngrams.js';
+
+const TOKEN_UNIT = new Uint8Array(65536);
+const LOWER = new Uint16Array(65536);
+(() => {
+  const re = /^[\p{L}\p{N}]$/u;
+  for (let c = 0; c < 65536; c++) {
+    const ch = String.fromCharCode(c);
+    TOKEN_UNIT[c] = (c >= 0xd800 && c <= 0xdfff) || re.test(ch) ? 1 : 0;
+    const lo = ch.toLowerCase();
+    LOWER[c] = lo.length === 1 ? lo.charCodeAt(0) : c;
+  }
+})();
+
+/** Word boundary marks inside the char n-grams (not token units, so never in a word). */
+const BEGIN = 0x3c;
+const END = 0x3e;
+/** Keeps char n-gram ids apart from word ids that hash the same units. */
+const CHAR_SALT = 0x5bd1e995;
+/** Multiplier of the rolling polynomial hash of a subword (odd, so nothing cancels mod 2^32). */
+const ROLL = 0x01000193;
+const FNV_OFFSET = 0x811c9dc5;
+
+export interface CharNgramOptions {
+  /** Characters per subword (3-5 in fastText); 4 by default. */
+  n?: number;
+  foldDigits?: boolean;
+}
+
+/**
+ * One pass over the sentence: the word ids are NgramHasher's (fast-ngrams.ts) for the same
+ * text, in the same order, followed at each word's end by its subword ids.
+ */
+export class CharNgramHasher {
+  ids: Uint32Array = new Uint32Array(1024);
+  private readonly n: number;
+  /** ROLL^n, to take the unit leaving the window out of the rolling hash. */
+  private readonly rollOut: number;
+  private readonly digitUnit: number;
+  /** The current word, padded: BEGIN, its lower-cased (digit-folded) units. */
+  private unit = new Uint16Array(64);
+
+  constructor(readonly buckets: number, opts: CharNgramOptions = {}) {
+    this.n = opts.n ?? 4;
+    let r = 1;
+    for (let i = 0; i < this.n; i++) r = Math.imul(r, ROLL);
+    this.rollOut = r;
+    this.digitUnit = opts.foldDigits ? 0x30 : -1;
+  }
+
+  /** Subword ids of the padded word this.unit[0..len) (END included) from ids[k]; returns the new count. */
+  private subwords(k: number, len: number): number {
+    const u = this.unit;
+    const ids = this.ids;
+    const buckets = this.buckets;
+    const n = Math.min(this.n, len);
+    let h = 0;
+    for (let j = 0; j < n; j++) h = (Math.imul(h, ROLL) + (u[j] as number)) | 0;
+    ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
+    const out = n === this.n ? this.rollOut : 0;
+    for (let j = n; j < len; j++) {
+      h = (Math.imul(h, ROLL) + (u[j] as number) - Math.imul(u[j - n] as number, out)) | 0;
+      ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
+    }
+    return k;
+  }
+
+  /** Bucket ids of the word 1-2-grams and subwords of `s` into `this.ids`; returns how many. */
+  hash(s: string): number {
+    const len = s.length;
+    // At most 2 word ids + (units + 2) subword ids per word: 3 per unit + 4 bounds it.
+    if (this.ids.length < 3 * len + 8) this.ids = new Uint32Array(3 * len + 1024);
+    const ids = this.ids;
+    const buckets = this.buckets;
+    const digit = this.digitUnit;
+    let k = 0;
+    let prev = -1;
+    let h = 0;
+    let w = 0;
+    for (let i = 0; i <= len; i++) {
+      const c = i < len ? s.charCodeAt(i) : 32;
+      if (TOKEN_UNIT[c] === 1) {
+        const lo = LOWER[c] as number;
+        if (w === 0) {
+          h = FNV_OFFSET;
+          this.unit[w++] = BEGIN;
+        }
+        h = Math.imul(h ^ lo, 0x01000193);
+        if (w + 1 >= this.unit.length) {
+          const grown = new Uint16Array(this.unit.length * 2);
+          grown.set(this.unit);
+          this.unit = grown;
+        }
+        this.unit[w++] = digit >= 0 && lo >= 0x30 && lo <= 0x39 ? digit : lo;
+      } else if (w > 0) {
+        const t = fmix32(h);
+        ids[k++] = t % buckets;
+        if (prev >= 0) ids[k++] = hashPair(prev, t) % buckets;
+        prev = t;
+        this.unit[w++] = END;
+        k = this.subwords(k, w);
+        w = 0;
+      }
+    }
+    return k;
+  }
+}
