@@ -11,6 +11,7 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { FEATURE_SETS, featureHasher, featureKey, RAW_BUCKETS, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
+import { bucketOf } from '../text/ngrams.js';
 import type { RawNgramScorer } from './raw-ngrams.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -142,7 +143,7 @@ class ClassifierScorer implements RawNgramScorer {
     const w = this.w;
     const buckets = w.length;
     let s = 0;
-    for (let j = 0; j < n; j++) s += w[(raw[j] as number) % buckets] as number;
+    for (let j = 0; j < n; j++) s += w[bucketOf(raw[j] as number, buckets)] as number;
     return -(this.bias + s / Math.sqrt(n));
   }
   async dispose(): Promise<void> {}

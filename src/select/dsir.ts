@@ -10,6 +10,7 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { FEATURE_SETS, featureHasher, featureKey, RAW_BUCKETS, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
+import { bucketOf } from '../text/ngrams.js';
 import type { RawNgramScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -52,7 +53,7 @@ class DsirScorer implements RawNgramScorer {
     const lr = this.logRatio;
     const buckets = lr.length;
     let w = 0;
-    for (let j = 0; j < n; j++) w += lr[(raw[j] as number) % buckets] as number;
+    for (let j = 0; j < n; j++) w += lr[bucketOf(raw[j] as number, buckets)] as number;
     return -w;
   }
   async dispose(): Promise<void> {}

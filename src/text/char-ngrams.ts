@@ -6,7 +6,7 @@
  * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
  * its own). Same tokens as NgramHasher (letters and digits).
  */
-import { fmix32, hashPair } from './ngrams.js';
+import { bucketOf, fmix32, hashPair } from './ngrams.js';
 
 const TOKEN_UNIT = new Uint8Array(65536);
 const LOWER = new Uint16Array(65536);
@@ -64,11 +64,11 @@ export class CharNgramHasher {
     const n = Math.min(this.n, len);
     let h = 0;
     for (let j = 0; j < n; j++) h = (Math.imul(h, ROLL) + (u[j] as number)) | 0;
-    ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
+    ids[k++] = bucketOf(fmix32(h ^ CHAR_SALT), buckets);
     const out = n === this.n ? this.rollOut : 0;
     for (let j = n; j < len; j++) {
       h = (Math.imul(h, ROLL) + (u[j] as number) - Math.imul(u[j - n] as number, out)) | 0;
-      ids[k++] = fmix32(h ^ CHAR_SALT) % buckets;
+      ids[k++] = bucketOf(fmix32(h ^ CHAR_SALT), buckets);
     }
     return k;
   }
@@ -102,8 +102,8 @@ export class CharNgramHasher {
         this.unit[w++] = digit >= 0 && lo >= 0x30 && lo <= 0x39 ? digit : lo;
       } else if (w > 0) {
         const t = fmix32(h);
-        ids[k++] = t % buckets;
-        if (prev >= 0) ids[k++] = hashPair(prev, t) % buckets;
+        ids[k++] = bucketOf(t, buckets);
+        if (prev >= 0) ids[k++] = bucketOf(hashPair(prev, t), buckets);
         prev = t;
         this.unit[w++] = END;
         k = this.subwords(k, w);

@@ -6,7 +6,7 @@
  * fitted either way score alike. This is the scorer's inner loop for dsir and the
  * classifier: on the Figure-5 mix it is what keeps their cost near `--method random`'s.
  */
-import { fmix32, hashPair } from './ngrams.js';
+import { bucketOf, fmix32, hashPair } from './ngrams.js';
 
 /** 1 = the UTF-16 unit is part of a token ([\p{L}\p{N}], surrogate halves included). */
 const TOKEN_UNIT = new Uint8Array(65536);
@@ -61,8 +61,8 @@ export class NgramHasher {
       } else if (inToken) {
         inToken = false;
         const t = fmix32(h);
-        n = this.push(n, t % buckets);
-        if (prev >= 0) n = this.push(n, hashPair(prev, t) % buckets);
+        n = this.push(n, bucketOf(t, buckets));
+        if (prev >= 0) n = this.push(n, bucketOf(hashPair(prev, t), buckets));
         prev = t;
       }
     }
