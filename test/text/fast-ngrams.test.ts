@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_SETS, featureHasher, RAW_BUCKETS } from '../../src/select/features.js';
 import { NgramHasher } from '../../src/text/fast-ngrams.js';
-import { hashedNgrams, tokenize } from '../../src/text/ngrams.js';
+import { bucketOf, hashedNgrams, tokenize } from '../../src/text/ngrams.js';
+import { Rng } from '../../src/core/rng.js';
 import { sharedDir } from '../../src/core/shared.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 
@@ -12,6 +13,19 @@ function fast(s: string, buckets: number): number[] {
   const n = h.hash(s);
   return sorted(h.ids.subarray(0, n));
 }
+
+describe('bucketOf', () => {
+  it('is u32 % buckets exactly: random u32s, the edges of the range and values beside every multiple', () => {
+    const rng = new Rng(11);
+    const buckets = [1, 2, 7, 10000, 1 << 18, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32];
+    for (const b of buckets) {
+      const xs = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, b - 1, b, b + 1];
+      for (let i = 0; i < 2000; i++) xs.push(rng.int(2 ** 32));
+      for (let q = 1; q < 2 ** 32 / b && q < 1e9; q = q * 3 + 1) xs.push(q * b - 1, q * b, q * b + 1);
+      for (const x of xs.filter((v) => v >= 0 && v < 2 ** 32)) expect(bucketOf(x, b)).toBe(Number(BigInt(x) % BigInt(b)));
+    }
+  });
+});
 
 describe('NgramHasher', () => {
   it('gives the same bucket multiset as tokenize + hashedNgrams on punctuation, digits, accents and case', () => {
