@@ -134,7 +134,11 @@ class ClassifierScorer implements RawNgramScorer {
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.raw.ids, this.raw.hash(sentences[i] as string));
+    for (let i = 0; i < sentences.length; i++) {
+      // Hash first: a long sentence can grow the hasher's ids into a new array.
+      const n = this.raw.hash(sentences[i] as string);
+      out[i] = this.scoreRaw(this.raw.ids, n);
+    }
     return out;
   }
   /** Minus the logit, as `logit` computes it, with the weights indexed by raw % buckets. */

@@ -46,7 +46,11 @@ class DsirScorer implements RawNgramScorer {
   }
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) out[i] = this.scoreRaw(this.raw.ids, this.raw.hash(sentences[i] as string));
+    for (let i = 0; i < sentences.length; i++) {
+      // Hash first: a long sentence can grow the hasher's ids into a new array.
+      const n = this.raw.hash(sentences[i] as string);
+      out[i] = this.scoreRaw(this.raw.ids, n);
+    }
     return out;
   }
   scoreRaw(raw: Uint32Array, n: number): number {
