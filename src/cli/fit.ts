@@ -47,7 +47,7 @@ regression of task sentences against that sample (hashed word 1-2-grams and char
 each word, digits folded; two self-training rounds) and DSIR (models of the same hashed features
 in task and sample), scores by the mean of their z-scores, measures that on held-out
 task and corpus sentences (AUROC, printed), and warns when the task cannot be told from the
-corpus. Its scorer costs about 1.4-1.6x what --method random costs. --option candidates=a,b,a+b
+corpus. A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
 
