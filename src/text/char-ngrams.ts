@@ -6,19 +6,8 @@
  * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
  * its own). Same tokens as NgramHasher (letters and digits).
  */
+import { LOWER, TOKEN_UNIT } from './fast-ngrams.js';
 import { bucketOf, fmix32, hashPair } from './ngrams.js';
-
-const TOKEN_UNIT = new Uint8Array(65536);
-const LOWER = new Uint16Array(65536);
-(() => {
-  const re = /^[\p{L}\p{N}]$/u;
-  for (let c = 0; c < 65536; c++) {
-    const ch = String.fromCharCode(c);
-    TOKEN_UNIT[c] = (c >= 0xd800 && c <= 0xdfff) || re.test(ch) ? 1 : 0;
-    const lo = ch.toLowerCase();
-    LOWER[c] = lo.length === 1 ? lo.charCodeAt(0) : c;
-  }
-})();
 
 /** Word boundary marks inside the char n-grams (not token units, so never in a word). */
 const BEGIN = 0x3c;

@@ -8,10 +8,10 @@
  */
 import { bucketOf, fmix32, hashPair } from './ngrams.js';
 
-/** 1 = the UTF-16 unit is part of a token ([\p{L}\p{N}], surrogate halves included). */
-const TOKEN_UNIT = new Uint8Array(65536);
+/** 1 = the UTF-16 unit is part of a token ([\p{L}\p{N}], surrogate halves included); char-ngrams.ts shares it. */
+export const TOKEN_UNIT = new Uint8Array(65536);
 /** The unit's lower case, when that is one unit (else the unit itself). */
-const LOWER = new Uint16Array(65536);
+export const LOWER = new Uint16Array(65536);
 (() => {
   const re = /^[\p{L}\p{N}]$/u;
   for (let c = 0; c < 65536; c++) {
