@@ -21,7 +21,7 @@ import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
-import { selectKeptInMemory } from '../../dist/cut/exact.js';
+import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 
@@ -81,18 +81,7 @@ async function scoreAll(scorer, sentences) {
 }
 
 function segmentShares(scores, mix, keep) {
-  const n = mix.segs.length;
-  const segScore = new Float64Array(n);
-  const weights = new Float64Array(n);
-  let at = 0;
-  mix.segs.forEach(([, count], i) => {
-    let s = 0;
-    for (let j = 0; j < count; j++) s += scores[at + j];
-    at += count;
-    segScore[i] = s / count;
-    weights[i] = count;
-  });
-  const kept = selectKeptInMemory(segScore, weights, keep);
+  const kept = keptSegments(scores, mix.segs, keep);
   const by = {};
   let total = 0;
   mix.segs.forEach(([doc, count], i) => {

@@ -24,7 +24,7 @@ import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
-import { selectKeptInMemory } from '../../dist/cut/exact.js';
+import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { Rng } from '../../dist/core/rng.js';
@@ -54,18 +54,7 @@ async function load(spec) {
 }
 
 function keptCharShare(scores, c, keep) {
-  const n = c.segs.length;
-  const segScore = new Float64Array(n);
-  const weights = new Float64Array(n);
-  let at = 0;
-  c.segs.forEach(([, count], i) => {
-    let s = 0;
-    for (let j = 0; j < count; j++) s += scores[at + j];
-    at += count;
-    segScore[i] = s / count;
-    weights[i] = count;
-  });
-  const kept = selectKeptInMemory(segScore, weights, keep);
+  const kept = keptSegments(scores, c.segs, keep);
   let all = 0;
   let inDomain = 0;
   c.segs.forEach(([l, , bytes], i) => {
