@@ -10,9 +10,9 @@
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
-import { FEATURE_SETS, featureHasher, featureKey, RAW_BUCKETS, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
+import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { bucketOf } from '../text/ngrams.js';
-import type { RawNgramScorer } from './raw-ngrams.js';
+import { HashedFeatureScorer } from './raw-ngrams.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -121,25 +121,10 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
   return { weights: w, bias };
 }
 
-class ClassifierScorer implements RawNgramScorer {
+class ClassifierScorer extends HashedFeatureScorer {
   readonly method = 'classifier';
-  readonly featureKey: string;
-  private readonly raw: SentenceHasher;
-  constructor(private readonly w: Float32Array, private readonly bias: number, private readonly features: FeatureSet = 'words', private readonly charN = SUBWORD_CHARS) {
-    this.featureKey = featureKey(features, charN);
-    this.raw = this.rawHasher();
-  }
-  rawHasher(): SentenceHasher {
-    return featureHasher(RAW_BUCKETS, this.features, this.charN);
-  }
-  async score(sentences: string[]): Promise<Float64Array> {
-    const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) {
-      // Hash first: a long sentence can grow the hasher's ids into a new array.
-      const n = this.raw.hash(sentences[i] as string);
-      out[i] = this.scoreRaw(this.raw.ids, n);
-    }
-    return out;
+  constructor(private readonly w: Float32Array, private readonly bias: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS) {
+    super(features, charN);
   }
   /** Minus the logit, as `logit` computes it, with the weights indexed by raw % buckets. */
   scoreRaw(raw: Uint32Array, n: number): number {
@@ -150,7 +135,6 @@ class ClassifierScorer implements RawNgramScorer {
     for (let j = 0; j < n; j++) s += w[bucketOf(raw[j] as number, buckets)] as number;
     return -(this.bias + s / Math.sqrt(n));
   }
-  async dispose(): Promise<void> {}
 }
 
 export const classifierSelector: SelectorFactory = {

@@ -9,9 +9,9 @@
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
-import { FEATURE_SETS, featureHasher, featureKey, RAW_BUCKETS, SUBWORD_CHARS, type FeatureSet, type SentenceHasher } from './features.js';
+import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { bucketOf } from '../text/ngrams.js';
-import type { RawNgramScorer } from './raw-ngrams.js';
+import { HashedFeatureScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
@@ -31,27 +31,12 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
   return out;
 }
 
-class DsirScorer implements RawNgramScorer {
+class DsirScorer extends HashedFeatureScorer {
   readonly method = 'dsir';
-  readonly featureKey: string;
   private readonly logRatio: Float32Array;
-  private readonly raw: SentenceHasher;
-  constructor(task: Float32Array, general: Float32Array, private readonly features: FeatureSet = 'words', private readonly charN = SUBWORD_CHARS) {
+  constructor(task: Float32Array, general: Float32Array, features: FeatureSet = 'words', charN = SUBWORD_CHARS) {
+    super(features, charN);
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
-    this.featureKey = featureKey(features, charN);
-    this.raw = this.rawHasher();
-  }
-  rawHasher(): SentenceHasher {
-    return featureHasher(RAW_BUCKETS, this.features, this.charN);
-  }
-  async score(sentences: string[]): Promise<Float64Array> {
-    const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) {
-      // Hash first: a long sentence can grow the hasher's ids into a new array.
-      const n = this.raw.hash(sentences[i] as string);
-      out[i] = this.scoreRaw(this.raw.ids, n);
-    }
-    return out;
   }
   scoreRaw(raw: Uint32Array, n: number): number {
     const lr = this.logRatio;
@@ -60,7 +45,6 @@ class DsirScorer implements RawNgramScorer {
     for (let j = 0; j < n; j++) w += lr[bucketOf(raw[j] as number, buckets)] as number;
     return -w;
   }
-  async dispose(): Promise<void> {}
 }
 
 export const dsirSelector: SelectorFactory = {

@@ -1,4 +1,4 @@
-import type { SentenceHasher } from './features.js';
+import { featureHasher, featureKey, RAW_BUCKETS, type FeatureSet, type SentenceHasher } from './features.js';
 import type { SentenceScorer } from './selector.js';
 
 /**
@@ -18,4 +18,29 @@ export interface RawNgramScorer extends SentenceScorer {
 
 export function isRawNgramScorer(s: SentenceScorer): s is RawNgramScorer {
   return typeof (s as Partial<RawNgramScorer>).scoreRaw === 'function';
+}
+
+/** What classifier and DSIR share: one raw hasher of their features, and `score` by way of `scoreRaw`. */
+export abstract class HashedFeatureScorer implements RawNgramScorer {
+  abstract readonly method: string;
+  readonly featureKey: string;
+  private readonly raw: SentenceHasher;
+  constructor(private readonly features: FeatureSet, private readonly charN: number) {
+    this.featureKey = featureKey(features, charN);
+    this.raw = this.rawHasher();
+  }
+  rawHasher(): SentenceHasher {
+    return featureHasher(RAW_BUCKETS, this.features, this.charN);
+  }
+  async score(sentences: string[]): Promise<Float64Array> {
+    const out = new Float64Array(sentences.length);
+    for (let i = 0; i < sentences.length; i++) {
+      // Hash first: a long sentence can grow the hasher's ids into a new array.
+      const n = this.raw.hash(sentences[i] as string);
+      out[i] = this.scoreRaw(this.raw.ids, n);
+    }
+    return out;
+  }
+  abstract scoreRaw(raw: Uint32Array, n: number): number;
+  async dispose(): Promise<void> {}
 }
