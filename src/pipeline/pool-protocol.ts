@@ -26,7 +26,7 @@ export interface ScoreRequest {
 
 /** Worker -> main. */
 export type PoolReply =
-  | { type: 'ready'; corpusWide: boolean }
+  | { type: 'ready' }
   | { type: 'log'; line: string }
   /** spans: Int32Array of every document's flat [start, end, ...] sentence spans; counts: Int32Array, span entries per document; scores: Float64Array, one per sentence. */
   | { type: 'scored'; id: number; spans: ArrayBuffer; counts: ArrayBuffer; scores: ArrayBuffer }

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     post(errorReply(-1, err));
     return;
   }
-  post({ type: 'ready', corpusWide: scorer?.prepare !== undefined });
+  post({ type: 'ready' });
   let chain = Promise.resolve();
   let closing = false;
   port.on('message', (req: PoolRequest) => {

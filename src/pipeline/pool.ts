@@ -6,7 +6,6 @@ import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { Doc } from '../io/documents.js';
 import type { ModelFile } from '../model/file.js';
-import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitDocs, type ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
@@ -89,22 +88,18 @@ export class ScoringPool {
   }
 
   /**
-   * Scores on `threads` threads: this one and threads - 1 workers, each with its own scorer
-   * (waits until each has opened it). This thread scores too, so `threads` = cores keeps every
-   * core busy without a reader thread competing with the scorers for them. `corpusWide`: the
-   * method needs one process (no worker is started; the caller scores in this thread).
+   * Scores on `threads` threads: this one, with `local` (the model's scorer, already open;
+   * the pool disposes it), and threads - 1 workers, each opening its own (waits until each
+   * has). This thread scores too, so `threads` = cores keeps every core busy without a reader
+   * thread competing with the scorers for them. No model and no `local`: the workers only
+   * split. Methods that select against the whole corpus never come here (scoring.ts).
    */
-  static async open(model: ModelFile | null, embedder: Partial<EmbedderSpec>, threads: number): Promise<ScoringPool | { corpusWide: true }> {
-    const local = model ? await openScorer(model, embedder) : undefined;
-    if (local?.prepare) {
-      await local.dispose();
-      return { corpusWide: true };
-    }
+  static async open(model: ModelFile | null, embedder: Partial<EmbedderSpec>, threads: number, local?: SentenceScorer): Promise<ScoringPool> {
     const script = workerScript();
     // Functions do not cross threads: the first worker's log lines come back as messages.
     const { log, ...spec } = embedder;
     const slots: Slot[] = [];
-    const ready: Promise<boolean>[] = [];
+    const ready: Promise<void>[] = [];
     for (let i = 0; i < threads - 1; i++) {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
       const worker = startWorker(script, data);
@@ -112,10 +107,10 @@ export class ScoringPool {
       const slot: Slot = { worker, pending: new Map() };
       slots.push(slot);
       ready.push(
-        new Promise<boolean>((resolve, reject) => {
+        new Promise<void>((resolve, reject) => {
           const onFirst = (m: PoolReply) => {
             worker.off('error', reject);
-            if (m.type === 'ready') resolve(m.corpusWide);
+            if (m.type === 'ready') resolve();
             else if (m.type === 'error') reject(toError(m));
           };
           worker.once('message', onFirst);

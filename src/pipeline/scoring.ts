@@ -19,11 +19,9 @@ export type Scoring = SentenceScorer | ScoringPool;
  */
 export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number): Promise<Scoring> {
   if (!Number.isInteger(workers) || workers < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${workers}`);
-  if (workers > 1 && model.embedder?.kind !== 'onnx') {
-    const pool = await ScoringPool.open(model, embedder, workers);
-    if (pool instanceof ScoringPool) return pool;
-  }
-  return openScorer(model, embedder);
+  const scorer = await openScorer(model, embedder);
+  if (workers === 1 || model.embedder?.kind === 'onnx' || scorer.prepare) return scorer;
+  return ScoringPool.open(model, embedder, workers, scorer);
 }
 
 /** Document batches -> scored batches (sentence spans and scores), in input order, whatever does the scoring. */

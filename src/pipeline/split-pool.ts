@@ -19,11 +19,7 @@ export function parallelSplitter(threads: number): ParallelSplitter | undefined 
   let pool: ScoringPool | undefined;
   return {
     split: async function* (docBatches) {
-      if (!pool) {
-        const opened = await ScoringPool.open(null, {}, threads);
-        if (!(opened instanceof ScoringPool)) throw new Error('a splitting pool has no scorer to select against the whole corpus');
-        pool = opened;
-      }
+      pool ??= await ScoringPool.open(null, {}, threads);
       for await (const b of pool.scored(docBatches, DEFAULT_BATCH_SENTENCES)) yield { docs: b.docs, spans: b.spans };
     },
     async dispose() {
