@@ -20,32 +20,35 @@ export interface ScoredBatch extends SplitBatch {
 /** ~4k sentences a batch: big enough to amortise a scorer call, small enough to keep memory flat. */
 export const DEFAULT_BATCH_SENTENCES = 4096;
 
+const emptyBatch = (): SplitBatch => ({ docs: [], spans: [], firstSentence: [], sentences: [] });
+
+/** Splits `doc` and appends it, its spans and (with `slice`) its sentences to `b`. */
+function addDoc(b: SplitBatch, doc: Doc, slice: boolean): void {
+  const spans = splitSentences(doc.text);
+  const last = b.docs.length - 1;
+  // Counted from the spans, so it holds when the sentences are not sliced too.
+  b.firstSentence.push(last < 0 ? 0 : b.firstSentence[last]! + b.spans[last]!.length / 2);
+  b.docs.push(doc);
+  b.spans.push(spans);
+  if (slice) for (let j = 0; j < spans.length; j += 2) b.sentences.push(doc.text.slice(spans[j], spans[j + 1]));
+}
+
 /** One batch of documents split into sentences (`slice`: false leaves `sentences` empty, spans only). */
 export function splitDocs(docs: Doc[], slice = true): SplitBatch {
-  const b: SplitBatch = { docs, spans: new Array(docs.length), firstSentence: new Array(docs.length), sentences: [] };
-  for (let d = 0; d < docs.length; d++) {
-    const text = docs[d]!.text;
-    const spans = splitSentences(text);
-    b.spans[d] = spans;
-    b.firstSentence[d] = b.sentences.length;
-    if (slice) for (let j = 0; j < spans.length; j += 2) b.sentences.push(text.slice(spans[j], spans[j + 1]));
-  }
+  const b = emptyBatch();
+  for (const doc of docs) addDoc(b, doc, slice);
   return b;
 }
 
 /** Split documents into sentences, gathering batches of about `target` sentences. */
 export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<SplitBatch> {
-  let cur: SplitBatch = { docs: [], spans: [], firstSentence: [], sentences: [] };
+  let cur = emptyBatch();
   for await (const docs of docBatches) {
     for (const doc of docs) {
-      const spans = splitSentences(doc.text);
-      cur.docs.push(doc);
-      cur.spans.push(spans);
-      cur.firstSentence.push(cur.sentences.length);
-      for (let j = 0; j < spans.length; j += 2) cur.sentences.push(doc.text.slice(spans[j], spans[j + 1]));
+      addDoc(cur, doc, true);
       if (cur.sentences.length >= target) {
         yield cur;
-        cur = { docs: [], spans: [], firstSentence: [], sentences: [] };
+        cur = emptyBatch();
       }
     }
   }
