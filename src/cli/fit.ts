@@ -4,8 +4,7 @@ import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
 import { completesFromCorpus, deferFit } from '../model/complete.js';
-import { sampleSentences } from '../io/sample.js';
-import { parallelSplitter } from '../pipeline/split-pool.js';
+import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
 import { list, num, str, type CommandSpec } from './args.js';
@@ -98,13 +97,7 @@ export const command: Command = {
     }
     let general: string[] = [];
     if (generalFiles.length > 0) {
-      const splitter = parallelSplitter(workersFrom(args, generalFiles));
-      let sample;
-      try {
-        sample = await sampleSentences(generalFiles, reader, { size: sampleSize, seed, ...(splitter ? { split: splitter.split } : {}) }, { stdin: io.stdin });
-      } finally {
-        await splitter?.dispose();
-      }
+      const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size: sampleSize, seed }, { stdin: io.stdin });
       general = sample.sentences;
       io.stderr.write(`tadpole: general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}\n`);
     }

@@ -5,12 +5,11 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { isSeekableText, sniffFile } from '../io/format/magic.js';
 import { STDIN } from '../io/input.js';
-import { sampleSentences } from '../io/sample.js';
 import { completeModel, needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
-import { parallelSplitter } from './split-pool.js';
+import { sampleSentencesOn } from './split-pool.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -55,13 +54,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const t0 = performance.now();
   const size = model.completion!.sampleSize;
   const seed = model.fit.seed;
-  const splitter = parallelSplitter(opts.workers ?? 1);
-  let sample;
-  try {
-    sample = await sampleSentences(inputs, reader, { size, seed, ...(splitter ? { split: splitter.split } : {}) }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
-  } finally {
-    await splitter?.dispose();
-  }
+  const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs)} is read whole`;
