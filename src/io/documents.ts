@@ -56,7 +56,15 @@ export interface Doc {
   nextLine?: number;
   /** ReadOptions.trackCounts: the reader's counters just after this document (a checkpoint restores them). */
   counts?: Record<string, number>;
+  /** ReadOptions.triage said 'skim': text is '' and fields absent; the document was neither decoded nor parsed. */
+  skimmed?: true;
 }
+
+/**
+ * What to do with a document before it is decoded: 'decode' it as usual; 'skim' it (a Doc
+ * with empty text, `skimmed: true`); or 'drop' it (not yielded at all).
+ */
+export type Triage = (input: number, byteStart: number, byteEnd: number) => 'decode' | 'skim' | 'drop';
 
 /** What the reader saw and skipped, and why. */
 export class ReadCounters {
@@ -103,6 +111,13 @@ export interface ReadOptions {
   only?: Set<number>;
   /** Attach the counters after each document to it (Doc.counts), for checkpoints. */
   trackCounts?: boolean;
+  /**
+   * Asked for every document of text and JSONL inputs, in input order, before it is decoded
+   * (Parquet documents are always decoded). Filter's pass 2 skims the documents with
+   * nothing kept: UTF-8 decoding and JSON.parse were most of its reading time. A skimmed or
+   * dropped document is not checked (UTF-8, JSON, text field): the caller vouches for it.
+   */
+  triage?: Triage;
 }
 
 const NL = 0x0a;
@@ -128,7 +143,7 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const docsOfInput =
       input !== STDIN && sniffFile(input) === 'parquet'
         ? parquetDocuments(input, file, inputIndex, opts, counters, range)
-        : documentsOf(chunks, file, inputIndex, opts, counters, range);
+        : documentsOf(chunks, file, inputIndex, opts, counters, range, ro.triage);
     for await (const docs of docsOfInput) {
      for (const doc of docs) {
       doc.ordinal = ordinal++;
@@ -188,6 +203,7 @@ async function* documentsOf(
   opts: ReaderOptions,
   counters: ReadCounters,
   range: ByteRange | undefined,
+  triage: Triage | undefined,
 ): AsyncGenerator<Doc[]> {
   const maxDoc = opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES;
   const format = resolveFormat(opts.format, file);
@@ -199,6 +215,14 @@ async function* documentsOf(
    const docs: Doc[] = [];
    for (const raw of raws) {
     counters.bytes += raw.end - raw.start;
+    const triaged = triage?.(inputIndex, raw.start, raw.end);
+    if (triaged === 'drop') continue;
+    if (triaged === 'skim') {
+      counters.docs++;
+      fileDocs++;
+      docs.push({ ordinal: 0, input: inputIndex, file, line: raw.line, text: '', byteStart: raw.start, byteEnd: raw.end, nextOffset: raw.nextOffset, nextLine: raw.nextLine, skimmed: true });
+      continue;
+    }
     let text = raw.buf.toString('utf8', raw.from, raw.to);
     if (raw.start === 0 && text.charCodeAt(0) === 0xfeff) {
       text = text.slice(1);

@@ -8,12 +8,20 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
  * document is the one pass 1 scored (its length). Measured on a 60 MB JSONL mix with
  * --method random: the splitter was most of pass 2.
  *
- * Per document, u32 in host order (little-endian wherever Node runs): segment count, text length (UTF-16 units), span
- * entries (2 per sentence), then the spans. About 8 bytes a sentence (9% of the bench
- * mix's bytes), in the run's own scratch folder, removed with it. No header: the file
- * lives and dies within one `filter`.
+ * It also holds where each document lies in its input (input index, first byte, byte
+ * length), so that pass 2 can tell, before decoding a line, whether it is a document pass 1
+ * scored and whether anything of it is kept: lines with nothing kept are neither decoded
+ * nor JSON-parsed (kept-triage.ts).
+ *
+ * Per document, u32 in host order (little-endian wherever Node runs): segment count, text
+ * length (UTF-16 units), input index, byte length, first byte (low and high 32 bits), span
+ * entries (2 per sentence), then the spans. About 8 bytes a sentence plus 28 a document (10%
+ * of the bench mix's bytes), in the run's own scratch folder, removed with it. No header:
+ * the file lives and dies within one `filter`.
  */
 const CHUNK = 1 << 16;
+/** Fixed part of an entry: seven u32. */
+const ENTRY_BYTES = 28;
 
 export class DocIndexWriter {
   private fd: number;
@@ -25,9 +33,13 @@ export class DocIndexWriter {
     this.fd = openSync(path, 'w');
   }
 
-  write(segments: number, textLength: number, spans: ArrayLike<number>): void {
+  write(segments: number, textLength: number, where: DocPlace, spans: ArrayLike<number>): void {
     this.u32(segments);
     this.u32(Math.min(textLength, 0xffffffff));
+    this.u32(where.input);
+    this.u32(Math.min(where.byteEnd - where.byteStart, 0xffffffff));
+    this.u32(where.byteStart % 0x100000000);
+    this.u32(Math.floor(where.byteStart / 0x100000000));
     this.u32(spans.length);
     for (let i = 0; i < spans.length; i++) this.u32(spans[i]!);
   }
@@ -48,9 +60,25 @@ export class DocIndexWriter {
   }
 }
 
+/** Where a document lies: its input's index and its byte range in the (decompressed) input. */
+export interface DocPlace {
+  input: number;
+  byteStart: number;
+  byteEnd: number;
+}
+
+/** Byte length as stored (capped at u32). */
+export function storedByteLength(p: DocPlace): number {
+  return Math.min(p.byteEnd - p.byteStart, 0xffffffff);
+}
+
 export interface DocIndexEntry {
   segments: number;
   textLength: number;
+  input: number;
+  byteStart: number;
+  /** byteEnd - byteStart, capped at u32. */
+  byteLength: number;
   /** Span entries (2 per sentence) stored after the entry. */
   spanEntries: number;
 }
@@ -64,7 +92,7 @@ export class DocIndexReader {
   private at = 0;
   /** Bytes of the current entry's spans not read yet (skipped by the next `next()`). */
   private unread = 0;
-  private readonly entry: DocIndexEntry = { segments: 0, textLength: 0, spanEntries: 0 };
+  private readonly entry: DocIndexEntry = { segments: 0, textLength: 0, input: 0, byteStart: 0, byteLength: 0, spanEntries: 0 };
 
   constructor(path: string) {
     this.fd = openSync(path, 'r');
@@ -74,11 +102,16 @@ export class DocIndexReader {
   next(): DocIndexEntry | undefined {
     this.skip(this.unread);
     this.unread = 0;
-    if (!this.fill(12)) return undefined;
-    this.entry.segments = this.buf.readUInt32LE(this.at);
-    this.entry.textLength = this.buf.readUInt32LE(this.at + 4);
-    this.entry.spanEntries = this.buf.readUInt32LE(this.at + 8);
-    this.at += 12;
+    if (!this.fill(ENTRY_BYTES)) return undefined;
+    const b = this.buf;
+    const at = this.at;
+    this.entry.segments = b.readUInt32LE(at);
+    this.entry.textLength = b.readUInt32LE(at + 4);
+    this.entry.input = b.readUInt32LE(at + 8);
+    this.entry.byteLength = b.readUInt32LE(at + 12);
+    this.entry.byteStart = b.readUInt32LE(at + 16) + b.readUInt32LE(at + 20) * 0x100000000;
+    this.entry.spanEntries = b.readUInt32LE(at + 24);
+    this.at += ENTRY_BYTES;
     this.unread = this.entry.spanEntries * 4;
     return this.entry;
   }

@@ -7,7 +7,7 @@ import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import { ScoreSketch } from '../cut/sketch.js';
 import { SpillReader, SpillWriter } from '../cut/spill.js';
 import type { EmbedderSpec } from '../embed/factory.js';
-import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { ReadCounters, readDocuments, type Doc, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
@@ -16,7 +16,8 @@ import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
-import { DocIndexReader, DocIndexWriter } from './doc-index.js';
+import { DocIndexReader, DocIndexWriter, storedByteLength } from './doc-index.js';
+import { KeptTriage } from './kept-triage.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
@@ -198,8 +199,8 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   return stats;
 }
 
-function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>) {
-  return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}) });
+function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
+  return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
@@ -223,7 +224,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
         sketch.add(seg.score, seg.sentences, seg.bytes);
         nextId++;
       }
-      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.spans[d]!);
+      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
       progress.update(counters.docs, counters.bytes);
       throwIfAborted(opts.signal);
     }
@@ -249,7 +250,9 @@ interface SegmentedDoc {
 /**
  * Reads the documents again and hands each on with its spill records. The splitter does
  * not run again: pass 1's doc index holds each document's segment count, text length and
- * sentence spans, read only for documents whose caller asks for them.
+ * sentence spans, read only for documents whose caller asks for them. With a `cut`, the
+ * documents with nothing kept are skimmed, not decoded (kept-triage.ts): such a Doc has
+ * empty text, and the caller must not ask for its spans.
  */
 async function forEachSegmentedDoc(
   opts: FilterOptions,
@@ -258,18 +261,20 @@ async function forEachSegmentedDoc(
   docIndexPath: string,
   stats: FilterStats,
   onDoc: (doc: Doc, seg: SegmentedDoc) => Promise<void>,
+  cut?: Cut,
 ): Promise<void> {
   const reader = new SpillReader(spillPath);
   const index = new DocIndexReader(docIndexPath);
+  const triage = cut ? new KeptTriage(docIndexPath, spillPath, cut) : undefined;
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   let id = 0;
   try {
-    for await (const docs of reading(opts, inputs, counters)) {
+    for await (const docs of reading(opts, inputs, counters, undefined, triage?.triage)) {
       for (const doc of docs) {
         const entry = index.next();
         if (!entry) throw changed(doc, 'more documents than pass 1 scored');
-        if (entry.textLength !== Math.min(doc.text.length, 0xffffffff)) throw changed(doc, 'a document differs from pass 1');
+        if (entry.byteLength !== storedByteLength(doc) || (!doc.skimmed && entry.textLength !== Math.min(doc.text.length, 0xffffffff))) throw changed(doc, 'a document differs from pass 1');
         const n = entry.segments;
         const scores = new Float64Array(n);
         const sw = new Uint32Array(n);
@@ -302,6 +307,7 @@ async function forEachSegmentedDoc(
   } finally {
     reader.close();
     index.close();
+    triage?.close();
   }
 }
 
@@ -316,9 +322,11 @@ async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string
     const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
     // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
     // for kept runs alone, so its spans are not read.
-    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
+    const anyKept = kept.includes(1);
+    if (anyKept && doc.skimmed) throw new TadpoleError('TADPOLE_INTERNAL', `${doc.file}:${doc.line}: a document with a kept segment was skimmed in pass 2`);
+    const { spans, bounds } = anyKept ? seg.spansAndBounds() : { spans: [], bounds: [] };
     await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
-  });
+  }, cut);
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */

@@ -74,6 +74,27 @@ describe('tadpole filter (end to end, real text)', () => {
     expect(bySource.bio ?? 0).toBeGreaterThan(recs.length / 2);
   });
 
+  it('JSONL with junk lines between the documents: the same bytes as without them (pass 2 skims, drops and decodes by the doc index)', async () => {
+    // Pass 2 decodes only documents with a kept segment, skims the others and drops lines
+    // pass 1 skipped, by their byte offsets: junk of every kind, a BOM and a CRLF line must
+    // not shift which record gets which segments.
+    const junk = ['{not json', '', '{"other": "no text field"}', '   ', '{"text": 5}', '[1]'];
+    const lines = mix.map((d) => JSON.stringify(d));
+    const dirty = lines.flatMap((l, i) => (i % 3 === 0 ? [junk[i % junk.length]!, l] : i % 7 === 0 ? [l + '\r'] : [l]));
+    writeFileSync(f('dirty.jsonl'), '\uFEFF' + dirty.join('\n') + '\n');
+    const clean = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q', '--stats', f('clean-stats.json')]);
+    const r = await runCli(['filter', '-m', f('model.json'), f('dirty.jsonl'), '-q', '--stats', f('dirty-stats.json')]);
+    expect(clean.code).toBe(0);
+    expect(r.code).toBe(0);
+    const st = JSON.parse(readFileSync(f('dirty-stats.json'), 'utf8')) as Stats & { documents: { total: number; withKept: number }; reader: Record<string, number> };
+    expect(st.reader.badJsonLines + st.reader.missingFieldLines).toBe(lines.filter((_, i) => i % 3 === 0 && i % junk.length !== 1 && i % junk.length !== 3).length);
+    // Some documents were skimmed (nothing kept), some decoded.
+    expect(st.documents.withKept).toBeGreaterThan(0);
+    expect(st.documents.withKept).toBeLessThan(st.documents.total);
+    expect(r.stdout.length).toBeGreaterThan(1000);
+    expect(r.stdout.equals(clean.stdout)).toBe(true);
+  });
+
   it('--threshold (one streaming pass) keeps exactly the segments scoring <= T, and reproduces the cut when no tie sits at T', async () => {
     const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats & { tieId: number };
     const T = stats.threshold;

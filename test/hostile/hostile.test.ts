@@ -169,4 +169,25 @@ describe('hostile input: a file that changes between passes', () => {
     expect(readdirSync(out)).toEqual([]);
     expect(existsSync(join(out, 'kept.jsonl'))).toBe(false);
   });
+
+  it('two lines swapped in the middle (same size, same first and last 64 KiB): caught by pass 2 per document', async () => {
+    const f = join(dir, 'changing-swapped.jsonl');
+    writeFileSync(f, newsJsonl(400_000));
+    const swap = () => {
+      const lines = readFileSync(f, 'utf8').split('\n');
+      let m = Math.floor(lines.length / 2);
+      while (lines[m]!.length === lines[m + 1]!.length) m++;
+      [lines[m], lines[m + 1]] = [lines[m + 1]!, lines[m]!];
+      writeFileSync(f, lines.join('\n'));
+    };
+    const size = statSync(f).size;
+    const scorer = await mutatingScorer(swap);
+    const err = await runFilter({ inputs: [f], reader: DEFAULT_READER, model: readModel(model), keep: 0.2, segment: 15, keepBy: 'sentences', sink: Sink.toFile(join(dir, 'swapped-kept.jsonl')), scorer, batchSentences: 50 }).catch((e: unknown) => e);
+    await scorer.dispose();
+    expect(statSync(f).size).toBe(size);
+    expect(size).toBeGreaterThan(3 * 65536);
+    expect((err as TadpoleError).code).toBe('TADPOLE_INPUT_CHANGED');
+    expect((err as Error).message).toMatch(/changing-swapped\.jsonl:\d+: the input changed between passes \(a document differs from pass 1\)/);
+    expect(existsSync(join(dir, 'swapped-kept.jsonl'))).toBe(false);
+  });
 });
