@@ -1,5 +1,5 @@
 // End-to-end `tadpole filter` throughput and peak RSS, as whole child processes.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCorpus, loadDocs } from '../make-corpus.js';
@@ -8,17 +8,47 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'tadpole.js');
 
 /** Runs the CLI in a child whose peak RSS we read back (process.resourceUsage, portable). */
-export function runMeasured(args) {
-  const wrapper = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { const c = await m.main(${JSON.stringify(args)}); const u = process.resourceUsage(); process.stderr.write('\\nBENCH_MAXRSS_KB ' + u.maxRSS + '\\nBENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); process.exitCode = c; })`;
-  const t = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const seconds = (performance.now() - t) / 1000;
-  if (r.status !== 0) throw new Error(`tadpole ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const m = /BENCH_MAXRSS_KB (\d+)/.exec(r.stderr);
-  const cpu = /BENCH_CPU_US (\d+)/.exec(r.stderr);
+function measuredWrapper(args) {
+  return `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { const c = await m.main(${JSON.stringify(args)}); const u = process.resourceUsage(); process.stderr.write('\\nBENCH_MAXRSS_KB ' + u.maxRSS + '\\nBENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); process.exitCode = c; })`;
+}
+
+function measuredResult(args, status, stderr, seconds) {
+  if (status !== 0) throw new Error(`tadpole ${args.join(' ')} failed (${status}): ${stderr}`);
+  const m = /BENCH_MAXRSS_KB (\d+)/.exec(stderr);
+  const cpu = /BENCH_CPU_US (\d+)/.exec(stderr);
   // CPU seconds of every thread of the child: MB per CPU-second is the per-core rate, which
   // other processes on the machine disturb far less than wall-clock MB/s.
-  return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, cpuSeconds: cpu ? Number(cpu[1]) / 1e6 : NaN, stderr: r.stderr };
+  return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, cpuSeconds: cpu ? Number(cpu[1]) / 1e6 : NaN, stderr };
+}
+
+export function runMeasured(args) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', measuredWrapper(args)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return measuredResult(args, r.status, r.stderr, (performance.now() - t) / 1000);
+}
+
+/** Several tadpole commands at once, as separate processes: the wall time until the last ends, and each one's figures. */
+export async function runMeasuredTogether(argLists) {
+  const t = performance.now();
+  const runs = await Promise.all(
+    argLists.map(
+      (args) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', measuredWrapper(args)], { stdio: ['ignore', 'ignore', 'pipe'] });
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+          child.on('error', reject);
+          child.on('close', (status) => {
+            try {
+              resolve(measuredResult(args, status, stderr, (performance.now() - t) / 1000));
+            } catch (err) {
+              reject(err);
+            }
+          });
+        }),
+    ),
+  );
+  return { seconds: (performance.now() - t) / 1000, runs };
 }
 
 export function benchDir() {

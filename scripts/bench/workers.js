@@ -4,12 +4,12 @@
 // each thread JIT-compiles the pipeline for itself (about 0.6 s of CPU, measured with perf), which
 // on a 30 MB input was a fifth of the run; users filter gigabytes, so the bench measures the
 // steady state.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { readDocuments } from '../../dist/io/documents.js';
 import { makeCorpus } from '../make-corpus.js';
-import { benchDir, fitBenchModel, runMeasured } from './e2e.js';
+import { benchDir, fitBenchModel, runMeasured, runMeasuredTogether } from './e2e.js';
 
 /** Seconds to read the file into documents (JSON parsed), the floor of any pass. */
 async function bareRead(path) {
@@ -18,6 +18,18 @@ async function bareRead(path) {
   for await (const b of readDocuments([path], { format: 'jsonl', textField: 'text', docPerLine: false, strict: false })) n += b.length;
   if (n === 0) throw new Error('bare read saw no documents');
   return (performance.now() - t) / 1000;
+}
+
+/** The corpus cut in two at the line nearest its middle (cached beside it). */
+function halvesOf(corpus) {
+  const halves = [corpus.replace(/\.jsonl$/, '.half-a.jsonl'), corpus.replace(/\.jsonl$/, '.half-b.jsonl')];
+  if (!halves.every((h) => existsSync(h))) {
+    const all = readFileSync(corpus);
+    const mid = all.indexOf(10, all.length >> 1) + 1;
+    writeFileSync(halves[0], all.subarray(0, mid));
+    writeFileSync(halves[1], all.subarray(mid));
+  }
+  return halves;
 }
 
 async function corpusOf(dir, mb) {
@@ -57,6 +69,14 @@ export async function benchWorkers() {
         `workers.${label}[${n}]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker; ${(mbps / (size / read)).toFixed(3)} of the bare read), ` +
           `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical`,
       );
+    }
+    if (all >= 2) {
+      // What this machine gives two pipelines that share nothing: the ceiling for --workers 2.
+      const halves = halvesOf(corpus);
+      const t = await runMeasuredTogether(halves.map((h, i) => ['filter', '-m', model, h, '-o', join(dir, `kept-workers-${label}-half-${i}.jsonl`), '-q', '--workers', '1']));
+      const mbps = size / t.seconds;
+      const cpu = t.runs.reduce((a, r) => a + r.cpuSeconds, 0);
+      console.log(`workers.${label}[2 processes]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / cpu).toFixed(1)} MB per CPU-second: each half of the input filtered by its own --workers 1 process, side by side (the machine's own ceiling for two threads)`);
     }
   }
   console.log(`workers: load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
