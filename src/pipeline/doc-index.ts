@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
 
 /**
  * Doc index: what pass 1 learned about each document, so that pass 2 never runs the
@@ -17,7 +17,8 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
  * length (UTF-16 units), input index, byte length, first byte (low and high 32 bits), span
  * entries (2 per sentence), then the spans. About 8 bytes a sentence plus 28 a document (10%
  * of the bench mix's bytes), in the run's own scratch folder, removed with it. No header:
- * the file lives and dies within one `filter`.
+ * the file lives and dies within one `filter`, or with its shard's directory in a run
+ * directory (where checkpoints record its length, and a resume truncates it to that).
  */
 const CHUNK = 1 << 16;
 /** Fixed part of an entry: seven u32. */
@@ -26,11 +27,26 @@ const ENTRY_BYTES = 28;
 export class DocIndexWriter {
   private fd: number;
   private buf = new Uint32Array(CHUNK / 4);
-  private bytes = Buffer.from(this.buf.buffer);
+  private view = Buffer.from(this.buf.buffer);
   private used = 0;
+  /** Bytes in the file once buffered entries are flushed. */
+  private flushed: number;
 
-  constructor(path: string) {
-    this.fd = openSync(path, 'w');
+  /** `keepBytes`: continue a file after its first keepBytes (a resumed shard), dropping the rest. */
+  constructor(path: string, keepBytes?: number) {
+    if (keepBytes === undefined) {
+      this.fd = openSync(path, 'w');
+      this.flushed = 0;
+    } else {
+      truncateSync(path, keepBytes);
+      this.fd = openSync(path, 'a');
+      this.flushed = keepBytes;
+    }
+  }
+
+  /** The file's length with everything written so far (what a checkpoint records). */
+  get bytes(): number {
+    return this.flushed + this.used * 4;
   }
 
   write(segments: number, textLength: number, where: DocPlace, spans: ArrayLike<number>): void {
@@ -50,8 +66,15 @@ export class DocIndexWriter {
   }
 
   private flush(): void {
-    if (this.used > 0) writeSync(this.fd, this.bytes, 0, this.used * 4);
+    if (this.used > 0) writeSync(this.fd, this.view, 0, this.used * 4);
+    this.flushed += this.used * 4;
     this.used = 0;
+  }
+
+  /** Flush and fdatasync: the entries written so far survive a crash (checkpoints). */
+  sync(): void {
+    this.flush();
+    fdatasyncSync(this.fd);
   }
 
   close(): void {
@@ -94,8 +117,15 @@ export class DocIndexReader {
   private unread = 0;
   private readonly entry: DocIndexEntry = { segments: 0, textLength: 0, input: 0, byteStart: 0, byteLength: 0, spanEntries: 0 };
 
-  constructor(path: string) {
+  /** `from`: the byte offset of the first entry to read (a resumed emit). */
+  constructor(path: string, from = 0) {
     this.fd = openSync(path, 'r');
+    this.base = from;
+  }
+
+  /** Byte offset of the next entry: after the current one's spans, read or not. */
+  get offset(): number {
+    return this.base + this.at + this.unread;
   }
 
   /** The next document's entry (the same object each call), or undefined at the end. */

@@ -11,12 +11,12 @@ import { ReadCounters, readDocuments, type Doc, type ReaderOptions, type Triage 
 import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
-import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
-import { DocIndexReader, DocIndexWriter, storedByteLength } from './doc-index.js';
+import { DocIndexReader, DocIndexWriter } from './doc-index.js';
+import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
@@ -236,15 +236,9 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
   return { sketch, moments, segments: nextId };
 }
 
-/** One document's spill records in pass 2; its sentences are found only when asked for. */
-interface SegmentedDoc {
-  scores: Float64Array;
-  /** Global id of its first segment. */
+/** One document's spill records in pass 2, and the global id of its first segment. */
+interface SegmentedDoc extends IndexedDoc {
   firstId: number;
-  sentences: Uint32Array;
-  bytes: Uint32Array;
-  /** Its sentence spans (from pass 1's doc index, checked against the spill) and [first, count] segment bounds. */
-  spansAndBounds(): { spans: number[]; bounds: number[] };
 }
 
 /**
@@ -272,30 +266,9 @@ async function forEachSegmentedDoc(
   try {
     for await (const docs of reading(opts, inputs, counters, undefined, triage?.triage)) {
       for (const doc of docs) {
-        const entry = index.next();
-        if (!entry) throw changed(doc, 'more documents than pass 1 scored');
-        if (entry.byteLength !== storedByteLength(doc) || (!doc.skimmed && entry.textLength !== Math.min(doc.text.length, 0xffffffff))) throw changed(doc, 'a document differs from pass 1');
-        const n = entry.segments;
-        const scores = new Float64Array(n);
-        const sw = new Uint32Array(n);
-        const bw = new Uint32Array(n);
-        for (let s = 0; s < n; s++) {
-          const rec = reader.next();
-          if (!rec) throw changed(doc, 'more segments than pass 1 scored');
-          scores[s] = rec.score;
-          sw[s] = rec.sentences;
-          bw[s] = rec.bytes;
-        }
-        const spansAndBounds = () => {
-          const spans = index.spans();
-          if (!spans || spans[spans.length - 1]! > doc.text.length) throw changed(doc, 'a document differs from pass 1');
-          const bounds = segmentBounds(spans.length / 2, opts.segment);
-          if (bounds.length / 2 !== n) throw changed(doc, 'a segment differs from pass 1');
-          for (let s = 0; s < n; s++) if (sw[s] !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
-          return { spans, bounds };
-        };
-        await onDoc(doc, { scores, firstId: id, sentences: sw, bytes: bw, spansAndBounds });
-        id += n;
+        const seg = nextIndexedDoc(doc, index, reader, opts.segment);
+        await onDoc(doc, { ...seg, firstId: id });
+        id += seg.scores.length;
         stats.documents.total++;
         if (opts.sink.closedEarly) return;
       }
@@ -311,10 +284,6 @@ async function forEachSegmentedDoc(
   }
 }
 
-function changed(doc: Doc, why: string): TadpoleError {
-  return new TadpoleError('TADPOLE_INPUT_CHANGED', `${doc.file}:${doc.line}: the input changed between passes (${why}); inputs must not change while tadpole filters them`, { file: doc.file, line: doc.line });
-}
-
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
 async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const writer = new RunWriter(opts.sink, opts.reader);
@@ -322,9 +291,7 @@ async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string
     const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
     // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
     // for kept runs alone, so its spans are not read.
-    const anyKept = kept.includes(1);
-    if (anyKept && doc.skimmed) throw new TadpoleError('TADPOLE_INTERNAL', `${doc.file}:${doc.line}: a document with a kept segment was skimmed in pass 2`);
-    const { spans, bounds } = anyKept ? seg.spansAndBounds() : { spans: [], bounds: [] };
+    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
     await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
   }, cut);
 }

@@ -19,12 +19,17 @@ export class KeptTriage {
   private readonly index: DocIndexReader;
   private readonly spill: SpillReader;
   private pending: DocIndexEntry | undefined;
-  private nextId = 0;
+  private nextId: number;
   private done = false;
 
-  constructor(docIndexPath: string, spillPath: string, private readonly cut: Pick<Cut, 'threshold' | 'tieId'>) {
-    this.index = new DocIndexReader(docIndexPath);
-    this.spill = new SpillReader(spillPath);
+  /**
+   * `from` (a shard, a resumed emit): the doc-index byte offset and spill record to start at,
+   * and the global segment id of that record (the cut's ids run over every shard).
+   */
+  constructor(docIndexPath: string, spillPath: string, private readonly cut: Pick<Cut, 'threshold' | 'tieId'>, from: { indexOffset: number; spillRecord: number; id: number } = { indexOffset: 0, spillRecord: 0, id: 0 }) {
+    this.index = new DocIndexReader(docIndexPath, from.indexOffset);
+    this.spill = new SpillReader(spillPath, from.spillRecord);
+    this.nextId = from.id;
   }
 
   readonly triage: Triage = (input, byteStart, byteEnd) => {

@@ -11,6 +11,7 @@ import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { resumePlan, type ShardPlan } from '../shard/plan.js';
 import { verifyPrefix } from '../shard/stdin-prefix.js';
 import type { Ledger } from '../store/ledger.js';
+import { DocIndexWriter } from './doc-index.js';
 import { Progress } from './progress.js';
 import { scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
@@ -44,6 +45,8 @@ export interface ShardSummary {
   seconds: number;
   checkpoints: number;
   resumes: number;
+  /** The shard left a doc index (docs.index) that its emit reads instead of splitting again; absent in runs scored before it existed. */
+  docIndex?: boolean;
 }
 
 interface ScoreCheckpoint {
@@ -56,6 +59,8 @@ interface ScoreCheckpoint {
   moments: MomentsState;
   reader: Record<string, number>;
   seconds: number;
+  /** Length of the doc index at this checkpoint; absent in checkpoints written before it existed. */
+  docIndexBytes?: number;
 }
 
 export interface ScoreShardOptions {
@@ -105,6 +110,9 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   opts.ledger.startShard(shard, of, 'score', !!cp);
 
   let spill: SpillWriter;
+  // The doc index lets emit skip the splitter and the decoding of documents with nothing
+  // kept (as filter's pass 2 does). A checkpoint from before it existed resumes without one.
+  let index: DocIndexWriter | undefined;
   const sketch = new ScoreSketch();
   const counters = new ReadCounters();
   const moments: MomentsState = { n: 0, mean: 0, m2: 0 };
@@ -117,6 +125,8 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     const s = cp.state;
     truncateSpill(p.spill, s.spillRecords);
     spill = new SpillWriter(p.spill, true);
+    if (s.docIndexBytes !== undefined && existsSync(p.docIndex)) index = new DocIndexWriter(p.docIndex, s.docIndexBytes);
+    else rmSync(p.docIndex, { force: true });
     sketch.merge(ScoreSketch.fromJSON(s.sketch));
     Object.assign(moments, s.moments);
     counters.restore(s.reader);
@@ -128,6 +138,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     opts.ledger.event(shard, 'resume', `score from input ${s.at.input} byte ${s.at.offset} (${s.spillRecords} segments kept)`);
   } else {
     spill = new SpillWriter(p.spill);
+    index = new DocIndexWriter(p.docIndex);
   }
 
   // stdin: spooled for pass 2; a resumed pass 1 reads stdin again and checks it against the old spool.
@@ -148,6 +159,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   const save = () => {
     if (!position) return;
     spill.sync();
+    index?.sync();
     const state: ScoreCheckpoint = {
       at: position,
       spillRecords: spill.count,
@@ -158,6 +170,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       moments: { ...moments },
       reader: counters.toJSON(),
       seconds: secondsBefore + (performance.now() - t0) / 1000,
+      ...(index ? { docIndexBytes: index.bytes } : {}),
     };
     opts.ledger.saveCheckpoint(shard, of, 'score', state, { docs, segments: spill.count, bytesConsumed: counters.bytes, seconds: state.seconds });
     checkpoints++;
@@ -194,6 +207,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
         sentences += seg.sentences;
         bytes += seg.bytes;
       }
+      if (index) for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
       const last = b.docs[b.docs.length - 1] as Doc;
       docs = last.ordinal + 1;
       position = { input: last.input, offset: last.nextOffset, line: last.nextLine ?? 1 };
@@ -209,6 +223,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     progress.done(docs, counters.bytes);
   } catch (err) {
     spill.close();
+    index?.close();
     spool?.destroy();
     opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
     opts.ledger.event(shard, 'stop', (err as Error).message);
@@ -216,6 +231,8 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   }
   spill.sync();
   spill.close();
+  index?.sync();
+  index?.close();
   rmSync(spoolPath + '.prev', { force: true });
   const summary: ShardSummary = {
     shard,
@@ -229,6 +246,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     seconds: secondsBefore + (performance.now() - t0) / 1000,
     checkpoints: (prior?.checkpoints ?? 0) + checkpoints,
     resumes: (prior?.resumes ?? 0) + (cp ? 1 : 0),
+    ...(index ? { docIndex: true } : {}),
   };
   writeFileAtomic(p.sketch, JSON.stringify(sketch.toJSON()) + '\n');
   writeFileAtomic(p.stats, JSON.stringify(summary, null, 2) + '\n');

@@ -48,7 +48,7 @@ export function shardDir(dir: string, id: ShardId): string {
 
 export const shardPaths = (dir: string, id: ShardId) => {
   const d = shardDir(dir, id);
-  return { dir: d, lock: join(d, 'lock'), spill: join(d, 'segments.spill'), sketch: join(d, 'sketch.json'), stats: join(d, 'stats.json'), done: join(d, 'done') };
+  return { dir: d, lock: join(d, 'lock'), spill: join(d, 'segments.spill'), docIndex: join(d, 'docs.index'), sketch: join(d, 'sketch.json'), stats: join(d, 'stats.json'), done: join(d, 'done') };
 };
 
 export function partPath(dir: string, id: ShardId): string {
