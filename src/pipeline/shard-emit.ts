@@ -15,7 +15,10 @@ import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
-import { DEFAULT_CHECKPOINT_SECONDS, type ReadPosition } from './shard-score.js';
+import { DEFAULT_CHECKPOINT_SECONDS, readShardSummary, type ReadPosition } from './shard-score.js';
+import { DocIndexReader } from './doc-index.js';
+import { changedInput, nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
+import { KeptTriage } from './kept-triage.js';
 
 export interface EmitStats {
   documents: { total: number; withKept: number };
@@ -34,6 +37,8 @@ interface EmitCheckpoint {
   outputBytes: number;
   atStart: boolean;
   stats: EmitStats;
+  /** Doc-index offset of the next document, when the emit reads the index; absent in checkpoints from before it (or of an emit that splits). */
+  docIndexOffset?: number;
 }
 
 interface EmitDone {
@@ -72,8 +77,10 @@ function cutKeyOf(cut: RunCut, off: ShardOffsets): string {
 }
 
 /**
- * Pass 2 of one shard, resumable: re-reads the shard's documents, re-derives their
- * segments (no scoring), looks their scores up in the spill and writes the kept runs.
+ * Pass 2 of one shard, resumable: re-reads the shard's documents, takes their sentence
+ * spans from the shard's doc index (the splitter runs again only for a shard scored before
+ * doc indexes existed), looks their scores up in the spill and writes the kept runs;
+ * documents with nothing kept are skimmed, not decoded (kept-triage.ts), as in filter.
  * Checkpoints (output length, read position, spill position, separator state) let a
  * resumed run truncate the partial output and continue: byte-identical output.
  */
@@ -95,8 +102,11 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   mkdirSync(p.dir, { recursive: true });
   let cp = opts.resume ? opts.ledger.checkpoint<EmitCheckpoint>(shard, of, 'emit')?.state : undefined;
   if (cp && (cp.cutKey !== cutKey || !existsSync(opts.partial))) cp = undefined; // another cut: start over
+  // The doc index, when the score stage left a whole one and a resumed emit knows where it was in it.
+  const indexed = readShardSummary(opts.runDir, opts.id)?.docIndex === true && existsSync(p.docIndex) && (!cp || cp.docIndexOffset !== undefined);
   opts.ledger.startShard(shard, of, 'emit', !!cp);
   if (cp) opts.ledger.event(shard, 'resume', `emit from input ${cp.at.input} byte ${cp.at.offset}, output byte ${cp.outputBytes}`);
+  opts.ledger.event(shard, 'emit', indexed ? 'sentence spans from the doc index; documents with nothing kept are not decoded' : 'no doc index (scored by an older version, or resumed from its checkpoint): documents are split again');
 
   const stats = cp ? structuredClone(cp.stats) : emptyStats();
   const secondsBefore = cp?.stats.seconds ?? 0;
@@ -105,6 +115,8 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   const writer = new RunWriter(sink, opts.reader, false, cp ? cp.atStart : !off.precededByKept);
   const spill = new SpillReader(p.spill, cp?.spillRecords ?? 0);
   let consumed = cp?.spillRecords ?? 0;
+  const index = indexed ? new DocIndexReader(p.docIndex, cp?.docIndexOffset ?? 0) : undefined;
+  const triage = indexed ? new KeptTriage(p.docIndex, p.spill, opts.cut, { indexOffset: cp?.docIndexOffset ?? 0, spillRecord: consumed, id: off.firstId + consumed }) : undefined;
   let docs = cp?.docs ?? 0;
   let position: ReadPosition | undefined = cp?.at;
   let lastCheckpoint = performance.now();
@@ -117,36 +129,22 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     if (!position) return;
     const outputBytes = await sink.sync();
     stats.seconds = secondsBefore + (performance.now() - t0) / 1000;
-    const state: EmitCheckpoint = { cutKey, at: position, spillRecords: consumed, docs, outputBytes, atStart: writer.atStart, stats };
+    const state: EmitCheckpoint = { cutKey, at: position, spillRecords: consumed, docs, outputBytes, atStart: writer.atStart, stats, ...(index ? { docIndexOffset: index.offset } : {}) };
     opts.ledger.saveCheckpoint(shard, of, 'emit', state, { docs, segments: consumed, bytesConsumed: counters.bytes, seconds: stats.seconds });
     checkpoints++;
     lastCheckpoint = performance.now();
     crashPoint(opts.crashAt, `emit:${checkpoints}`);
   };
 
-  const changed = (doc: Doc, why: string) =>
-    new TadpoleError('TADPOLE_INPUT_CHANGED', `${doc.file}:${doc.line}: the input changed between passes (${why}); inputs must not change while tadpole filters them`, { file: doc.file, line: doc.line });
-
   try {
-    const batches = readDocuments(opts.inputs, opts.reader, { counters, only: plan.only, ranges: plan.ranges, firstOrdinal: off.firstDoc + docs });
+    const batches = readDocuments(opts.inputs, opts.reader, { counters, only: plan.only, ranges: plan.ranges, firstOrdinal: off.firstDoc + docs, ...(triage ? { triage: triage.triage } : {}) });
     for await (const batch of batches) {
       for (const doc of batch) {
-        const spans = splitSentences(doc.text);
-        const bounds = segmentBounds(spans.length / 2, opts.segment);
-        const n = bounds.length / 2;
-        const kept = new Uint8Array(n);
-        const sw = new Uint32Array(n);
-        const bw = new Uint32Array(n);
-        for (let s = 0; s < n; s++) {
-          const rec = spill.next();
-          if (!rec) throw changed(doc, 'more segments than pass 1 scored');
-          if (rec.sentences !== bounds[2 * s + 1]) throw changed(doc, 'a segment differs from pass 1');
-          kept[s] = isKept(opts.cut, rec.score, off.firstId + consumed) ? 1 : 0;
-          sw[s] = rec.sentences;
-          bw[s] = rec.bytes;
-          consumed++;
-        }
-        await writeKeptRuns(writer, doc, spans, bounds, kept, sw, bw, stats);
+        const seg = index ? nextIndexedDoc(doc, index, spill, opts.segment) : splitAgain(doc, spill, opts.segment);
+        const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(opts.cut, score, off.firstId + consumed + s) ? 1 : 0));
+        consumed += seg.scores.length;
+        const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
+        await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
         stats.documents.total++;
         docs++;
         position = { input: doc.input, offset: doc.nextOffset, line: doc.nextLine ?? 1 };
@@ -158,7 +156,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
       }
       if (performance.now() - lastCheckpoint >= interval) await save();
     }
-    if (spill.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
+    if (spill.next() || index?.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
     if (consumed !== off.segments) throw new TadpoleError('TADPOLE_RUN', `shard ${shard}/${of}: ${consumed} segments emitted, the cut expected ${off.segments}`);
     progress.done(docs, counters.bytes);
     stats.outputBytes = await sink.sync();
@@ -172,7 +170,28 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     throw err;
   } finally {
     spill.close();
+    index?.close();
+    triage?.close();
   }
   opts.ledger.updateShard(shard, of, { stage: 'emit', status: 'emitted', seconds: stats.seconds, finished: true });
   return stats;
+}
+
+/** A document's segments for a shard scored without a doc index: split again, checked against the spill. */
+function splitAgain(doc: Doc, spill: SpillReader, segment: number): IndexedDoc {
+  const spans = splitSentences(doc.text);
+  const bounds = segmentBounds(spans.length / 2, segment);
+  const n = bounds.length / 2;
+  const scores = new Float64Array(n);
+  const sentences = new Uint32Array(n);
+  const bytes = new Uint32Array(n);
+  for (let s = 0; s < n; s++) {
+    const rec = spill.next();
+    if (!rec) throw changedInput(doc, 'more segments than pass 1 scored');
+    if (rec.sentences !== bounds[2 * s + 1]) throw changedInput(doc, 'a segment differs from pass 1');
+    scores[s] = rec.score;
+    sentences[s] = rec.sentences;
+    bytes[s] = rec.bytes;
+  }
+  return { scores, sentences, bytes, spansAndBounds: () => ({ spans, bounds }) };
 }

@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Ledger } from '../../src/store/ledger.js';
 import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
 
 let dir: string;
@@ -12,12 +13,13 @@ beforeAll(() => {
   model = fitModel(dir);
 });
 
-function shardedRun(runDir: string, inputs: string[], n: number, extra: string[] = []): Buffer {
+function shardedRun(runDir: string, inputs: string[], n: number, extra: string[] = [], beforeCut?: () => void): Buffer {
   for (let i = 0; i < n; i++) {
     const r = cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/${n}`, ...extra, ...inputs]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   }
+  beforeCut?.();
   expect(cli(['cut', '-q', '--run-dir', runDir, '--keep', '0.2']).code).toBe(0);
   for (let i = 0; i < n; i++) expect(cli(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/${n}`]).code).toBe(0);
   const parts = readdirSync(join(runDir, 'parts')).filter((f) => f.startsWith('part-')).sort();
@@ -48,6 +50,31 @@ describe('score --shard / cut / emit', () => {
     const viaDir = cli(['filter', '-q', '-m', model, '--run-dir', join(dir, 'run-filter'), '--batch-sentences', '1000', ...inputs]);
     expect(viaDir.code).toBe(0);
     expect(viaDir.stdout.equals(single.stdout)).toBe(true);
+  });
+
+  it('emit reads each shard\'s doc index; without one (a run scored by an older version) it splits again: the same bytes', () => {
+    const f = join(dir, 'indexed.jsonl');
+    writeFileSync(f, newsJsonl(300_000));
+    const single = cli(['filter', '-q', '-m', model, f]);
+    expect(single.code).toBe(0);
+    const emitEvents = (runDir: string) => {
+      const ledger = Ledger.open(runDir);
+      try {
+        return ledger.events().filter((e) => e.kind === 'emit').map((e) => e.detail);
+      } finally {
+        ledger.close();
+      }
+    };
+    const indexedRun = join(dir, 'run-indexed');
+    expect(shardedRun(indexedRun, [f], 3).equals(single.stdout)).toBe(true);
+    for (let i = 0; i < 3; i++) expect(existsSync(join(indexedRun, 'shards', `${i}-of-3`, 'docs.index'))).toBe(true);
+    expect(emitEvents(indexedRun)).toEqual(Array(3).fill(expect.stringMatching(/^sentence spans from the doc index/)));
+    const oldRun = join(dir, 'run-no-index');
+    const dropIndexes = () => {
+      for (let i = 0; i < 3; i++) rmSync(join(oldRun, 'shards', `${i}-of-3`, 'docs.index'));
+    };
+    expect(shardedRun(oldRun, [f], 3, [], dropIndexes).equals(single.stdout)).toBe(true);
+    expect(emitEvents(oldRun)).toEqual(Array(3).fill(expect.stringMatching(/^no doc index/)));
   });
 
   it('paragraph text: one file split into 3 shards at blank lines equals the filter output', () => {
