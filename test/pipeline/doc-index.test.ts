@@ -47,6 +47,40 @@ describe('doc index (pass 1 -> pass 2)', () => {
     r.close();
   });
 
+  it('a resumed writer continues at a checkpointed length (what follows is dropped); a reader started at an entry\'s offset reads from it', () => {
+    const path = join(dir, 'resume.index');
+    const w = new DocIndexWriter(path);
+    const marks: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      marks.push(w.bytes);
+      w.write(i, i + 100, placeOf(i), spansOf(i, i % 4));
+    }
+    w.close();
+    // Resume after 5 entries: the 5 written after that checkpoint are replaced.
+    const again = new DocIndexWriter(path, marks[5]);
+    expect(again.bytes).toBe(marks[5]);
+    for (let i = 50; i < 53; i++) again.write(i, i + 100, placeOf(i), spansOf(i, 2));
+    again.sync();
+    again.close();
+    const want = [0, 1, 2, 3, 4, 50, 51, 52];
+    const r = new DocIndexReader(path);
+    const offsets: number[] = [];
+    for (const i of want) {
+      offsets.push(r.offset);
+      expect(r.next()?.segments).toBe(i);
+    }
+    expect(r.next()).toBeUndefined();
+    r.close();
+    expect(offsets.slice(0, 6)).toEqual(marks.slice(0, 6));
+    // Started at entry 6's offset (an emit checkpoint), it reads entries 51 and 52 with their spans.
+    const from = new DocIndexReader(path, offsets[6]);
+    expect(from.next()?.segments).toBe(51);
+    expect(from.spans()).toEqual(spansOf(51, 2));
+    expect(from.next()?.segments).toBe(52);
+    expect(from.next()).toBeUndefined();
+    from.close();
+  });
+
   it('an empty index ends at once', () => {
     const path = join(dir, 'empty.index');
     new DocIndexWriter(path).close();
