@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
-import { ScoreSketch } from '../cut/sketch.js';
-import { SpillReader, SpillWriter } from '../cut/spill.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
@@ -15,9 +13,7 @@ import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
-import { DocIndexReader, DocIndexWriter } from './doc-index.js';
-import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
-import { KeptTriage } from './kept-triage.js';
+import { emitKept, forEachSegmentedDoc, Moments, spillScores, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
@@ -74,22 +70,6 @@ export interface FilterStats {
   closedEarly: boolean;
   /** A model fitted without --general: the corpus sample it was completed from. */
   completion?: CompletionInfo;
-}
-
-/** Welford running mean/variance of sentence scores (for the paper's normalised weights). */
-class Moments {
-  n = 0;
-  mean = 0;
-  m2 = 0;
-  add(x: number): void {
-    this.n++;
-    const d = x - this.mean;
-    this.mean += d / this.n;
-    this.m2 += d * (x - this.mean);
-  }
-  get std(): number {
-    return this.n > 0 ? Math.sqrt(this.m2 / this.n) : 0;
-  }
 }
 
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
@@ -204,96 +184,41 @@ function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, 
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs) {
-  const spill = new SpillWriter(spillPath);
-  const index = new DocIndexWriter(docIndexPath);
-  const sketch = new ScoreSketch();
-  const moments = new Moments();
+async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs): Promise<SpilledScores> {
   const progress = new Progress('score', opts.inputs, opts.progress);
-  let nextId = 0;
-  try {
-    const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
-    for await (const b of batches) {
-      for (let i = 0; i < b.scores.length; i++) {
-        const s = b.scores[i]!;
-        if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${scorer.method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
-        moments.add(s);
-      }
-      for (const seg of segmentsOf(b, opts.segment, nextId)) {
-        spill.write(seg.score, seg.sentences, seg.bytes);
-        sketch.add(seg.score, seg.sentences, seg.bytes);
-        nextId++;
-      }
-      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
-      progress.update(counters.docs, counters.bytes);
-      throwIfAborted(opts.signal);
-    }
-    progress.done(counters.docs, counters.bytes);
-  } finally {
-    spill.close();
-    index.close();
-  }
-  return { sketch, moments, segments: nextId };
+  const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
+  const out = await spillScores(batches, scorer.method, opts.segment, { spill: spillPath, docIndex: docIndexPath }, () => {
+    progress.update(counters.docs, counters.bytes);
+    throwIfAborted(opts.signal);
+  });
+  progress.done(counters.docs, counters.bytes);
+  return out;
 }
 
-/** One document's spill records in pass 2, and the global id of its first segment. */
-interface SegmentedDoc extends IndexedDoc {
-  firstId: number;
-}
-
-/**
- * Reads the documents again and hands each on with its spill records. The splitter does
- * not run again: pass 1's doc index holds each document's segment count, text length and
- * sentence spans, read only for documents whose caller asks for them. With a `cut`, the
- * documents with nothing kept are skimmed, not decoded (kept-triage.ts): such a Doc has
- * empty text, and the caller must not ask for its spans.
- */
-async function forEachSegmentedDoc(
-  opts: FilterOptions,
-  inputs: string[],
-  spillPath: string,
-  docIndexPath: string,
-  stats: FilterStats,
-  onDoc: (doc: Doc, seg: SegmentedDoc) => Promise<void>,
-  cut?: Cut,
-): Promise<void> {
-  const reader = new SpillReader(spillPath);
-  const index = new DocIndexReader(docIndexPath);
-  const triage = cut ? new KeptTriage(docIndexPath, spillPath, cut) : undefined;
+/** Pass 2's reading, with progress and abort checks. */
+function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
-  let id = 0;
-  try {
-    for await (const docs of reading(opts, inputs, counters, undefined, triage?.triage)) {
-      for (const doc of docs) {
-        const seg = nextIndexedDoc(doc, index, reader, opts.segment);
-        await onDoc(doc, { ...seg, firstId: id });
-        id += seg.scores.length;
-        stats.documents.total++;
-        if (opts.sink.closedEarly) return;
-      }
+  const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
+  const o: SegmentedDocsOptions = {
+    segment: opts.segment,
+    spillPath,
+    docIndexPath,
+    ...(cut ? { cut } : {}),
+    stop: () => opts.sink.closedEarly,
+    afterBatch: () => {
       progress.update(counters.docs, counters.bytes);
       throwIfAborted(opts.signal);
-    }
-    if (index.next() || reader.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
-    progress.done(counters.docs, counters.bytes);
-  } finally {
-    reader.close();
-    index.close();
-    triage?.close();
-  }
+    },
+  };
+  return { read, o, done: () => progress.done(counters.docs, counters.bytes) };
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
 async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
-  const writer = new RunWriter(opts.sink, opts.reader);
-  await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
-    const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
-    // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
-    // for kept runs alone, so its spans are not read.
-    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
-    await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
-  }, cut);
+  const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
+  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader), stats);
+  if (!opts.sink.closedEarly) done();
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
@@ -301,7 +226,9 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, true);
-  await forEachSegmentedDoc(opts, inputs, spillPath, docIndexPath, stats, async (doc, seg) => {
+  const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath);
+  await forEachSegmentedDoc(read, o, async (doc, seg) => {
+    stats.documents.total++;
     if (seg.scores.length === 0) return;
     const { spans, bounds } = seg.spansAndBounds();
     const { scores, sentences: sw, bytes: bw } = seg;
@@ -316,6 +243,7 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
       await writer.write({ doc, start: spans[2 * first]!, end: spans[2 * last + 1]!, firstSegment: s, lastSegment: s }, { score: scores[s], weight });
     }
   });
+  if (!opts.sink.closedEarly) done();
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */

@@ -1,0 +1,142 @@
+import { TadpoleError } from '../core/errors.js';
+import { isKept, type Cut } from '../cut/exact.js';
+import { ScoreSketch } from '../cut/sketch.js';
+import { SpillReader, SpillWriter } from '../cut/spill.js';
+import type { Doc, Triage } from '../io/documents.js';
+import { DocIndexReader, DocIndexWriter } from './doc-index.js';
+import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
+import { KeptTriage } from './kept-triage.js';
+import { writeKeptRuns, type KeepTally, type RunWriter } from './runs.js';
+import type { ScoredBatch } from './scored.js';
+import { segmentsOf } from './segments.js';
+
+/** Welford running mean/variance of sentence scores (for the paper's normalised weights). */
+export class Moments {
+  n = 0;
+  mean = 0;
+  m2 = 0;
+  add(x: number): void {
+    this.n++;
+    const d = x - this.mean;
+    this.mean += d / this.n;
+    this.m2 += d * (x - this.mean);
+  }
+  /** Chan et al.'s pairwise update: the moments of both sets (ranges scored apart). */
+  merge(o: { n: number; mean: number; m2: number }): void {
+    if (o.n === 0) return;
+    const n = this.n + o.n;
+    const d = o.mean - this.mean;
+    this.mean += (d * o.n) / n;
+    this.m2 += o.m2 + (d * d * this.n * o.n) / n;
+    this.n = n;
+  }
+  get std(): number {
+    return this.n > 0 ? Math.sqrt(this.m2 / this.n) : 0;
+  }
+}
+
+export interface SpilledScores {
+  sketch: ScoreSketch;
+  moments: Moments;
+  segments: number;
+}
+
+/**
+ * Pass 1's output side: one spill record per segment, the sketch, the moments and the doc
+ * index, from scored batches. `afterBatch` runs after each (progress, abort checks).
+ */
+export async function spillScores(
+  batches: AsyncIterable<ScoredBatch>,
+  method: string,
+  segment: number,
+  paths: { spill: string; docIndex: string },
+  afterBatch: () => void,
+): Promise<SpilledScores> {
+  const spill = new SpillWriter(paths.spill);
+  const index = new DocIndexWriter(paths.docIndex);
+  const sketch = new ScoreSketch();
+  const moments = new Moments();
+  let nextId = 0;
+  try {
+    for await (const b of batches) {
+      for (let i = 0; i < b.scores.length; i++) {
+        const s = b.scores[i]!;
+        if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
+        moments.add(s);
+      }
+      for (const seg of segmentsOf(b, segment, nextId)) {
+        spill.write(seg.score, seg.sentences, seg.bytes);
+        sketch.add(seg.score, seg.sentences, seg.bytes);
+        nextId++;
+      }
+      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
+      afterBatch();
+    }
+  } finally {
+    spill.close();
+    index.close();
+  }
+  return { sketch, moments, segments: nextId };
+}
+
+/** One document's spill records in pass 2, and the global id of its first segment. */
+export interface SegmentedDoc extends IndexedDoc {
+  firstId: number;
+}
+
+export interface SegmentedDocsOptions {
+  segment: number;
+  spillPath: string;
+  docIndexPath: string;
+  /** Global id of the spill's first segment (a range of the input). */
+  firstId?: number;
+  /** Skim the documents with nothing kept under this cut (kept-triage.ts). */
+  cut?: Pick<Cut, 'threshold' | 'tieId'>;
+  /** Stop early (a closed stdout). */
+  stop?: () => boolean;
+  afterBatch?: () => void;
+}
+
+/**
+ * Pass 2's reading side: hands each document read again on with its spill records. The
+ * splitter does not run again: pass 1's doc index holds each document's segment count,
+ * text length and sentence spans, read only for documents whose caller asks for them. With
+ * a `cut`, the documents with nothing kept are skimmed, not decoded: such a Doc has empty
+ * text, and the caller must not ask for its spans. `read` opens the documents with the
+ * triage it is given.
+ */
+export async function forEachSegmentedDoc(read: (triage: Triage | undefined) => AsyncIterable<Doc[]>, o: SegmentedDocsOptions, onDoc: (doc: Doc, seg: SegmentedDoc) => Promise<void>): Promise<void> {
+  const reader = new SpillReader(o.spillPath);
+  const index = new DocIndexReader(o.docIndexPath);
+  let id = o.firstId ?? 0;
+  const triage = o.cut ? new KeptTriage(o.docIndexPath, o.spillPath, o.cut, { indexOffset: 0, spillRecord: 0, id }) : undefined;
+  try {
+    for await (const docs of read(triage?.triage)) {
+      for (const doc of docs) {
+        const seg = nextIndexedDoc(doc, index, reader, o.segment);
+        await onDoc(doc, { ...seg, firstId: id });
+        id += seg.scores.length;
+        if (o.stop?.()) return;
+      }
+      o.afterBatch?.();
+    }
+    if (index.next() || reader.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
+  } finally {
+    reader.close();
+    index.close();
+    triage?.close();
+  }
+}
+
+/** Pass 2 in cut mode: writes the kept runs of every document, tallying into `tally`. */
+export async function emitKept(read: (triage: Triage | undefined) => AsyncIterable<Doc[]>, o: SegmentedDocsOptions & { cut: Pick<Cut, 'threshold' | 'tieId'> }, writer: RunWriter, tally: KeepTally): Promise<void> {
+  const cut = o.cut;
+  await forEachSegmentedDoc(read, o, async (doc, seg) => {
+    const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
+    // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
+    // for kept runs alone, so its spans are not read.
+    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
+    await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, tally);
+    tally.documents.total++;
+  });
+}
