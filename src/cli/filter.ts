@@ -23,6 +23,7 @@ const spec: CommandSpec = {
     { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
     { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
+    { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', help: 'With --workers > 1, cut plain input files into byte ranges that the threads read and filter apart (auto: 64 MB or more in all; off: one reader hands batches to the threads); compressed files, Parquet and stdin always use one reader' },
     { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
     { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
     { name: 'C', type: 'number', arg: 'C', default: 1, help: '--weights: sensitivity C' },
@@ -124,6 +125,7 @@ export const command: Command = {
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
           workers,
+          ...rangeMinBytesFrom(str(args, 'inputRanges')),
           ...(progress ? { progress } : {}),
           ...(log ? { log } : {}),
           signal: trap.signal,
@@ -147,3 +149,10 @@ export const command: Command = {
     return 0;
   },
 };
+
+/** --input-ranges: auto keeps runFilter's default threshold. */
+function rangeMinBytesFrom(when: string | undefined): { rangeMinBytes?: number } {
+  if (when === 'on') return { rangeMinBytes: 0 };
+  if (when === 'off') return { rangeMinBytes: Infinity };
+  return {};
+}

@@ -92,6 +92,15 @@ export class Sink {
     if (this.pendingLen >= 1 << 18) await this.flush();
   }
 
+  /** Bytes already encoded (a part written by another thread): written as they are, after what is buffered. */
+  async writeBytes(b: Buffer): Promise<void> {
+    if (this.closedEarly || b.length === 0) return;
+    await this.flush();
+    if (this.closedEarly) return;
+    this.bytesWritten += b.length;
+    await this.send(b);
+  }
+
   async flush(): Promise<void> {
     this.check();
     if (this.pending.length === 0 || this.closedEarly) return;
@@ -99,6 +108,10 @@ export class Sink {
     this.pending = [];
     this.pendingLen = 0;
     this.bytesWritten += Buffer.byteLength(data);
+    await this.send(data);
+  }
+
+  private async send(data: string | Buffer): Promise<void> {
     let ok = true;
     this.lastWrite = new Promise<void>((resolve) => {
       ok = this.stream.write(data, () => resolve());

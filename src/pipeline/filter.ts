@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
-import { ReadCounters, readDocuments, type Doc, type ReaderOptions, type Triage } from '../io/documents.js';
+import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
@@ -18,7 +18,8 @@ import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { defaultWorkers } from './pool.js';
+import { defaultWorkers, ScoringPool } from './pool.js';
+import { filterByRanges, planRanges } from './range-filter.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
 import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
@@ -50,6 +51,12 @@ export interface FilterOptions {
   signal?: AbortSignal;
   /** One-line notes for stderr (what the completion of a model without --general did). */
   log?: (line: string) => void;
+  /**
+   * With more than one scoring thread, plain input files of at least this many bytes in all
+   * are cut into ranges that the threads filter apart (range-filter.ts); default
+   * RANGE_MIN_BYTES, Infinity: never.
+   */
+  rangeMinBytes?: number;
 }
 
 export interface FilterStats {
@@ -70,6 +77,8 @@ export interface FilterStats {
   closedEarly: boolean;
   /** A model fitted without --general: the corpus sample it was completed from. */
   completion?: CompletionInfo;
+  /** The input was cut into this many byte ranges, filtered apart by the scoring threads (range-filter.ts); absent when it was read in one stream. */
+  ranges?: number;
 }
 
 export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
@@ -133,6 +142,22 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
       const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
       let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
+      // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
+      const checkUnchanged = () => {
+        const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
+        if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
+      };
+      const ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
+      if (ranges && scorer instanceof ScoringPool) {
+        const r = await filterByRanges(scorer, ranges, { inputs: opts.inputs, reader: opts.reader, segment: opts.segment, keep: opts.keep, keepBy: opts.keepBy, ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}), sink: opts.sink, ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.signal ? { signal: opts.signal } : {}), work, betweenPasses: checkUnchanged });
+        Object.assign(stats.seconds, r.seconds);
+        stats.sentenceScores = { mean: r.moments.mean, std: r.moments.std };
+        stats.reader = r.reader;
+        stats.threshold = r.cut.threshold;
+        stats.tieId = r.cut.tieId;
+        Object.assign(stats, r.tally);
+        stats.ranges = ranges.length;
+      } else {
       if (scorer.prepare) {
         // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
         // spooled by this extra pass, and pass 1 then reads the spool.
@@ -149,9 +174,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       stats.seconds.pass1 = (t2 - t1) / 1000;
       stats.sentenceScores = { mean: moments.mean, std: moments.std };
       stats.reader = counters.toJSON();
-      // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
-      const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
-      if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
+      checkUnchanged();
       if (opts.weights) {
         const t3 = performance.now();
         await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
@@ -164,6 +187,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
         stats.tieId = cut.tieId;
         await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
         stats.seconds.pass2 = (performance.now() - t3) / 1000;
+      }
       }
     }
     await opts.sink.close();

@@ -1,5 +1,6 @@
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ModelFile } from '../model/file.js';
+import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
 
 /** What a scoring worker is started with: it rebuilds the scorer itself. */
 export interface PoolWorkerData {
@@ -11,7 +12,10 @@ export interface PoolWorkerData {
 }
 
 /** Main -> worker: the documents of one batch, as encoded text and document end offsets (bytes). */
-export type PoolRequest = ScoreRequest | { type: 'close' };
+export type PoolRequest = ScoreRequest | RangeRequest | { type: 'close' };
+
+/** Main -> worker: score or emit one whole range of the input on this thread (range-filter.ts). */
+export type RangeRequest = { type: 'range'; id: number; abort: SharedArrayBuffer } & ({ kind: 'score'; job: RangeJob } | { kind: 'emit'; job: RangeEmitJob });
 
 /** Finish the current batch, skip queued ones, dispose the scorer, exit. */
 export interface ScoreRequest {
@@ -30,4 +34,6 @@ export type PoolReply =
   | { type: 'log'; line: string }
   /** spans: Int32Array of every document's flat [start, end, ...] sentence spans; counts: Int32Array, span entries per document; scores: Float64Array, one per sentence. */
   | { type: 'scored'; id: number; spans: ArrayBuffer; counts: ArrayBuffer; scores: ArrayBuffer }
+  | { type: 'range-progress'; id: number; docs: number; bytes: number }
+  | { type: 'range-done'; id: number; result: RangeScored | RangeEmitted }
   | { type: 'error'; id: number; code?: string; message: string };

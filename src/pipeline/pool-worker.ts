@@ -9,7 +9,8 @@ import { TadpoleError } from '../core/errors.js';
 import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
-import type { PoolReply, PoolRequest, PoolWorkerData, ScoreRequest } from './pool-protocol.js';
+import type { PoolReply, PoolRequest, PoolWorkerData, RangeRequest, ScoreRequest } from './pool-protocol.js';
+import { emitRange, scoreRange, type RangeHooks } from './range-pass.js';
 
 const port = parentPort!;
 const data = workerData as PoolWorkerData;
@@ -51,6 +52,20 @@ async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Pro
   post({ type: 'scored', id: req.id, spans: flat.buffer, counts: counts.buffer, scores: own.buffer }, [flat.buffer, counts.buffer, own.buffer]);
 }
 
+async function range(scorer: SentenceScorer | undefined, req: RangeRequest): Promise<void> {
+  const flag = new Int32Array(req.abort);
+  const hooks: RangeHooks = {
+    progress: (docs, bytes) => post({ type: 'range-progress', id: req.id, docs, bytes }),
+    aborted: () => Atomics.load(flag, 0) !== 0,
+  };
+  if (req.kind === 'emit') {
+    post({ type: 'range-done', id: req.id, result: await emitRange(req.job, hooks) });
+    return;
+  }
+  if (!scorer) throw new TadpoleError('TADPOLE_INTERNAL', 'a worker without a model was asked to score a range');
+  post({ type: 'range-done', id: req.id, result: await scoreRange(req.job, scorer, hooks) });
+}
+
 async function main(): Promise<void> {
   let scorer: SentenceScorer | undefined;
   try {
@@ -71,7 +86,8 @@ async function main(): Promise<void> {
       });
       return;
     }
-    chain = chain.then(() => (closing ? undefined : score(scorer, req).catch((err) => post(errorReply(req.id, err)))));
+    const run = req.type === 'range' ? () => range(scorer, req) : () => score(scorer, req);
+    chain = chain.then(() => (closing ? undefined : run().catch((err) => post(errorReply(req.id, err)))));
   });
 }
 

@@ -9,6 +9,7 @@ import type { ModelFile } from '../model/file.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitDocs, type ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
+import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
 
 /**
  * Inputs smaller than this score in one thread unless --workers says otherwise: starting
@@ -53,10 +54,20 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+interface PendingRange {
+  resolve: (r: RangeScored | RangeEmitted) => void;
+  reject: (e: unknown) => void;
+  progress: (docs: number, bytes: number) => void;
+}
+
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  ranges: Map<number, PendingRange>;
 }
+
+/** A range job for some thread of the pool, and how to report its progress. */
+export type RangeTask = ({ kind: 'score'; job: RangeJob } | { kind: 'emit'; job: RangeEmitJob }) & { progress: (docs: number, bytes: number) => void };
 
 /**
  * A pool of worker threads, each with its own copy of the model's scorer (rebuilt from the
@@ -104,7 +115,7 @@ export class ScoringPool {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
       const worker = startWorker(script, data);
       if (log && i === 0) worker.on('message', (m: PoolReply) => m.type === 'log' && log(m.line));
-      const slot: Slot = { worker, pending: new Map() };
+      const slot: Slot = { worker, pending: new Map(), ranges: new Map() };
       slots.push(slot);
       ready.push(
         new Promise<void>((resolve, reject) => {
@@ -132,6 +143,14 @@ export class ScoringPool {
 
   private listen(slot: Slot): void {
     slot.worker.on('message', (m: PoolReply) => {
+      if (m.type === 'range-progress') return slot.ranges.get(m.id)?.progress(m.docs, m.bytes);
+      const r = m.type === 'range-done' || m.type === 'error' ? slot.ranges.get(m.id) : undefined;
+      if (r && (m.type === 'range-done' || m.type === 'error')) {
+        slot.ranges.delete(m.id);
+        if (m.type === 'error') r.reject(toError(m));
+        else r.resolve(m.result);
+        return;
+      }
       if (m.type !== 'scored' && m.type !== 'error') return;
       const p = slot.pending.get(m.id);
       if (!p) return;
@@ -143,6 +162,8 @@ export class ScoringPool {
       this.failed ??= err;
       for (const p of slot.pending.values()) p.reject(err);
       slot.pending.clear();
+      for (const r of slot.ranges.values()) r.reject(err);
+      slot.ranges.clear();
     };
     slot.worker.on('error', fail);
     slot.worker.on('exit', (code) => {
@@ -189,6 +210,47 @@ export class ScoringPool {
     }
     if (cur.length > 0) await send(cur);
     while (queue.length > 0) yield await queue.shift()!;
+  }
+
+  /**
+   * Runs range jobs (range-filter.ts) on every thread of the pool, this one included: each
+   * thread takes the next job as it finishes one, so a slow range does not hold the others.
+   * Results come back in job order. Setting `abort[0]` stops every job after its current
+   * batch; the first failure sets it too.
+   */
+  async runRanges(tasks: RangeTask[], abort: SharedArrayBuffer): Promise<Array<RangeScored | RangeEmitted>> {
+    const flag = new Int32Array(abort);
+    const results: Array<RangeScored | RangeEmitted> = new Array(tasks.length);
+    let next = 0;
+    const hooksOf = (t: RangeTask) => ({ progress: t.progress, aborted: () => Atomics.load(flag, 0) !== 0 });
+    const here = async (t: RangeTask) => {
+      if (t.kind === 'emit') return emitRange(t.job, hooksOf(t));
+      if (!this.local) throw new TadpoleError('TADPOLE_INTERNAL', 'a pool without a scorer was asked to score a range');
+      return scoreRange(t.job, this.local, hooksOf(t));
+    };
+    const there = (slot: Slot) => (t: RangeTask) =>
+      new Promise<RangeScored | RangeEmitted>((resolve, reject) => {
+        if (this.failed) return reject(this.failed);
+        const id = this.nextId++;
+        slot.ranges.set(id, { resolve, reject, progress: t.progress });
+        const req: PoolRequest = t.kind === 'emit' ? { type: 'range', id, abort, kind: 'emit', job: t.job } : { type: 'range', id, abort, kind: 'score', job: t.job };
+        slot.worker.postMessage(req);
+      });
+    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>) => {
+      try {
+        while (next < tasks.length) {
+          const i = next++;
+          results[i] = await run(tasks[i]!);
+        }
+      } catch (err) {
+        Atomics.store(flag, 0, 1);
+        throw err;
+      }
+    };
+    const all = await Promise.allSettled([runner(here), ...this.slots.map((s) => runner(there(s)))]);
+    const failed = all.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return results;
   }
 
   private async scoreHere(docs: Doc[]): Promise<ScoredBatch> {

@@ -32,6 +32,13 @@ export class RunWriter {
     return this.first;
   }
 
+  /**
+   * Whether the first run this writer wrote was a text block (which a writer that had
+   * written before would have preceded by a blank line): parts written apart and joined
+   * later (range-filter.ts) add that separator when they are joined.
+   */
+  startedWithBlock = false;
+
   async write(run: KeptRun, extra?: Record<string, unknown>): Promise<void> {
     const text = run.doc.text.slice(run.start, run.end);
     if (run.doc.fields !== undefined || this.asJsonl) {
@@ -40,6 +47,7 @@ export class RunWriter {
     } else if (this.reader.docPerLine) {
       await this.sink.write(text + '\n');
     } else {
+      if (this.first) this.startedWithBlock = true;
       await this.sink.write(this.first ? text + '\n' : '\n' + text + '\n');
     }
     this.first = false;

@@ -103,6 +103,68 @@ describe('--workers N: the same bytes for every N', () => {
   });
 });
 
+describe('--input-ranges: threads that read and filter byte ranges apart give the bytes of one thread', () => {
+  interface RangeStats {
+    ranges?: number;
+    sentenceScores: { mean: number; std: number };
+    seconds?: unknown;
+  }
+  const statsOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as RangeStats & Record<string, unknown>;
+
+  it('JSONL (junk lines, a lone surrogate), paragraph text, one document per line, and two files: identical output and counts for 1, 2 and 3 threads', async () => {
+    const docs = readFileSync(f('mix.jsonl'), 'utf8').trim().split('\n');
+    const lines = docs.map((l) => (JSON.parse(l) as { text: string }).text);
+    writeFileSync(f('junk.jsonl'), docs.flatMap((l, i) => (i % 5 === 0 ? ['{not json', l] : [l])).join('\n') + '\n');
+    writeFileSync(f('para.txt'), lines.map((t) => t.replace(/\n\s*\n/g, '\n').trim()).join('\n\n') + '\n');
+    writeFileSync(f('perline.txt'), lines.map((t) => t.replace(/\s*\n\s*/g, ' ').trim()).join('\n') + '\n');
+    writeFileSync(f('part-a.jsonl'), docs.slice(0, 17).join('\n') + '\n');
+    writeFileSync(f('part-b.jsonl'), docs.slice(17).join('\n') + '\n');
+    const cases: Array<[string, string[]]> = [
+      ['jsonl', [f('junk.jsonl')]],
+      ['paragraphs', [f('para.txt')]],
+      ['doc-per-line', ['--doc-per-line', f('perline.txt')]],
+      ['two files', [f('part-a.jsonl'), f('part-b.jsonl')]],
+    ];
+    for (const [name, input] of cases) {
+      const outs: Buffer[] = [];
+      const stats: Array<RangeStats & Record<string, unknown>> = [];
+      for (const w of ['1', '2', '3']) {
+        const r = await runCli(['filter', '-m', f('default.json'), ...input, '--workers', w, '--input-ranges', 'on', '--batch-sentences', '64', '--stats', f(`r-${w}.json`), '-q']);
+        expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+        outs.push(r.stdout);
+        stats.push(statsOf(f(`r-${w}.json`)));
+      }
+      expect(outs[0]!.length, name).toBeGreaterThan(1000);
+      expect(stats[0]!.ranges, name).toBeUndefined();
+      for (const i of [1, 2]) {
+        expect(outs[i]!.equals(outs[0]!), `${name}: ${i + 1} threads`).toBe(true);
+        expect(stats[i]!.ranges, name).toBeGreaterThan(1);
+        // The moments are merged from the ranges' (Chan et al.): equal up to rounding.
+        expect(stats[i]!.sentenceScores.mean).toBeCloseTo(stats[0]!.sentenceScores.mean, 10);
+        expect(stats[i]!.sentenceScores.std).toBeCloseTo(stats[0]!.sentenceScores.std, 10);
+        const counts = (s: Record<string, unknown>) => {
+          const { seconds: _s, ranges: _r, sentenceScores: _m, ...rest } = s;
+          return rest;
+        };
+        expect(counts(stats[i]!), name).toEqual(counts(stats[0]!));
+      }
+    }
+  });
+
+  it('gzip input and stdin are read by one reader (no ranges), with the same bytes', async () => {
+    writeFileSync(f('ranges.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
+    const one = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '1', '-q']);
+    const gz = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '2', '--input-ranges', 'on', '--stats', f('gz-stats.json'), '-q']);
+    expect(gz.code, gz.stderr).toBe(0);
+    expect(statsOf(f('gz-stats.json')).ranges).toBeUndefined();
+    expect(gz.stdout.equals(one.stdout)).toBe(true);
+    const stdin = await runCli(['filter', '-m', f('default.json'), '--format', 'jsonl', '-', '--workers', '2', '--input-ranges', 'on', '--stats', f('stdin-stats.json'), '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(statsOf(f('stdin-stats.json')).ranges).toBeUndefined();
+    expect(stdin.stdout.equals(one.stdout)).toBe(true);
+  });
+});
+
 describe('eval --workers', () => {
   it('eval on the smoke spec gives the same results with 1 and 2 workers (only timings differ)', async () => {
     const runs = [];

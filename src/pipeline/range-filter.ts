@@ -1,0 +1,180 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { exactCut, type Cut, type KeepBy } from '../cut/exact.js';
+import { ScoreSketch } from '../cut/sketch.js';
+import { ReadCounters, type ReaderOptions } from '../io/documents.js';
+import { isSeekableText } from '../io/format/magic.js';
+import { STDIN } from '../io/input.js';
+import type { Sink } from '../io/sink.js';
+import { throwIfAborted } from '../shard/interrupt.js';
+import { planShard } from '../shard/plan.js';
+import type { InputFingerprint } from '../store/ledger.js';
+import { Moments } from './passes.js';
+import { ScoringPool, type RangeTask } from './pool.js';
+import { Progress } from './progress.js';
+import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
+import type { KeepTally } from './runs.js';
+
+/**
+ * Below this much input the pool's batches are used instead: ranges pay off when each
+ * thread has megabytes to read (each JIT-compiles the whole pipeline for itself).
+ */
+export const RANGE_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Ranges per scoring thread: more ranges than threads, taken in turn as threads finish,
+ * so that a range slower than the others (longer sentences, a costly stretch) does not
+ * leave the other threads idle at the end of a pass.
+ */
+export const RANGES_PER_THREAD = 4;
+
+export interface RangeFilterOptions {
+  inputs: string[];
+  reader: ReaderOptions;
+  segment: number;
+  keep: number;
+  keepBy: KeepBy;
+  batchSentences?: number;
+  sink: Sink;
+  progress?: (line: string) => void;
+  signal?: AbortSignal;
+  /** Scratch folder: each range's spill, doc index and output part. */
+  work: string;
+  /** Runs after pass 1 (the caller checks that the inputs did not change). */
+  betweenPasses?: () => void;
+}
+
+export interface RangeFilterResult {
+  cut: Cut;
+  moments: Moments;
+  reader: Record<string, number>;
+  tally: KeepTally;
+  seconds: { pass1: number; cut: number; pass2: number };
+}
+
+/**
+ * Whether `filter` can split its input into byte ranges that threads filter apart, and
+ * where: plain (uncompressed) text and JSONL files of RANGE_MIN_BYTES or more in all, cut
+ * at document boundaries exactly as shards are (planShard). Compressed files, Parquet and
+ * stdin cannot be entered mid-way and use the pool's batches.
+ */
+export function planRanges(inputs: string[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
+  if (threads < 2 || inputs.some((f) => f === STDIN || !isSeekableText(f))) return undefined;
+  if (fps.reduce((a, f) => a + f.size, 0) < minBytes) return undefined;
+  const count = threads * RANGES_PER_THREAD;
+  const jobs: RangeJob[] = [];
+  for (let i = 0; i < count; i++) {
+    const plan = planShard(inputs, fps, reader, i, count);
+    if (plan.only.size === 0) continue;
+    jobs.push({ inputs, reader, only: [...plan.only], ranges: [...plan.ranges], segment: 0, spillPath: '', docIndexPath: '' });
+  }
+  return jobs;
+}
+
+/**
+ * Both passes of a cut-mode `filter`, each range by one thread of the pool (this one
+ * included): every thread reads, parses, splits and scores its own ranges into its own
+ * spill and doc index; the sketches merge into one exact cut over all the spills; every
+ * thread writes its ranges' kept runs to a part; the parts are joined in input order. The
+ * bytes are those of one thread reading everything (the shards' argument: the same
+ * documents, segments, global segment ids and document ordinals), and nothing is serial
+ * but the cut and the join.
+ */
+export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: RangeFilterOptions): Promise<RangeFilterResult> {
+  const abort = new SharedArrayBuffer(4);
+  const stop = () => Atomics.store(new Int32Array(abort), 0, 1);
+  o.signal?.addEventListener('abort', stop);
+  try {
+    const t1 = performance.now();
+    const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
+    const scored = (await run(pool, abort, o, 'score', jobs.map((job) => ({ kind: 'score' as const, job })))) as RangeScored[];
+    const sketch = new ScoreSketch();
+    const moments = new Moments();
+    const counters = new ReadCounters();
+    for (const s of scored) {
+      sketch.merge(ScoreSketch.fromJSON(s.sketch));
+      moments.merge(s.moments);
+      addCounts(counters, s.reader);
+    }
+    const t2 = performance.now();
+    o.betweenPasses?.();
+    const cut = exactCut(sketch, jobs.map((j) => j.spillPath), o.keep, o.keepBy);
+    const t3 = performance.now();
+    let firstId = 0;
+    let firstDoc = 0;
+    const emits: RangeEmitJob[] = jobs.map((job, i) => {
+      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`) };
+      firstId += scored[i]!.segments;
+      firstDoc += scored[i]!.docs;
+      return e;
+    });
+    const emitted = (await run(pool, abort, o, 'write', emits.map((job) => ({ kind: 'emit' as const, job })))) as RangeEmitted[];
+    const tally: KeepTally = { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
+    let wrote = false;
+    for (let i = 0; i < emits.length; i++) {
+      const e = emitted[i]!;
+      tally.documents.total += e.tally.documents.total;
+      tally.documents.withKept += e.tally.documents.withKept;
+      for (const k of ['segments', 'sentences', 'bytes'] as const) {
+        tally[k].total += e.tally[k].total;
+        tally[k].kept += e.tally[k].kept;
+      }
+      // A text block after earlier output is preceded by a blank line, as RunWriter does.
+      if (wrote && e.startedWithBlock) await o.sink.write('\n');
+      wrote = (await copyInto(emits[i]!.partPath, o.sink)) || wrote;
+      if (o.sink.closedEarly) break;
+    }
+    return { cut, moments, reader: counters.toJSON(), tally, seconds: { pass1: (t2 - t1) / 1000, cut: (t3 - t2) / 1000, pass2: (performance.now() - t3) / 1000 } };
+  } finally {
+    o.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** One pass over every range, with one progress line summed over them. */
+async function run(pool: ScoringPool, abort: SharedArrayBuffer, o: RangeFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>): Promise<Array<RangeScored | RangeEmitted>> {
+  const progress = new Progress(stage, o.inputs, o.progress);
+  const docs = new Array<number>(tasks.length).fill(0);
+  const bytes = new Array<number>(tasks.length).fill(0);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const withProgress = tasks.map((t, i) => ({
+    ...t,
+    progress: (d: number, b: number) => {
+      docs[i] = d;
+      bytes[i] = b;
+      progress.update(sum(docs), sum(bytes));
+    },
+  })) as RangeTask[];
+  try {
+    const out = await pool.runRanges(withProgress, abort);
+    progress.done(sum(docs), sum(bytes));
+    return out;
+  } catch (err) {
+    throwIfAborted(o.signal);
+    throw err;
+  }
+}
+
+function addCounts(into: ReadCounters, from: Record<string, number>): void {
+  const self = into as unknown as Record<string, number>;
+  for (const [k, v] of Object.entries(from)) if (typeof self[k] === 'number') self[k] += v;
+}
+
+/** Appends a part file to the sink as bytes, in 1 MB pieces; whether it held anything. */
+async function copyInto(path: string, sink: Sink): Promise<boolean> {
+  const fd = openSync(path, 'r');
+  let any = false;
+  try {
+    for (;;) {
+      // A fresh buffer each time: the stream may still hold the previous one.
+      const buf = Buffer.allocUnsafe(1 << 20);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      any = true;
+      await sink.writeBytes(buf.subarray(0, n));
+      if (sink.closedEarly) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return any;
+}

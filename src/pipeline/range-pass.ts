@@ -1,0 +1,88 @@
+import type { SketchJSON } from '../cut/sketch.js';
+import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
+import type { ByteRange } from '../io/input.js';
+import { Sink } from '../io/sink.js';
+import type { SentenceScorer } from '../select/selector.js';
+import { Interrupted } from '../shard/interrupt.js';
+import { emitKept, spillScores } from './passes.js';
+import { RunWriter, type KeepTally } from './runs.js';
+import { scoreBatches, splitBatches } from './scored.js';
+
+/**
+ * One byte range of the input, scored (pass 1) or emitted (pass 2) by one thread on its
+ * own, as a shard is, so that every thread reads, parses and splits for itself
+ * (range-filter.ts). Plain data: it crosses to a worker thread as it is.
+ */
+export interface RangeJob {
+  inputs: string[];
+  reader: ReaderOptions;
+  only: number[];
+  ranges: Array<[number, ByteRange]>;
+  segment: number;
+  batchSentences?: number;
+  spillPath: string;
+  docIndexPath: string;
+}
+
+export interface RangeEmitJob extends RangeJob {
+  cut: { threshold: number; tieId: number };
+  /** Global id of the range's first segment and ordinal of its first document. */
+  firstId: number;
+  firstDoc: number;
+  partPath: string;
+}
+
+export interface RangeScored {
+  sketch: SketchJSON;
+  moments: { n: number; mean: number; m2: number };
+  segments: number;
+  docs: number;
+  reader: Record<string, number>;
+}
+
+export interface RangeEmitted {
+  tally: KeepTally;
+  startedWithBlock: boolean;
+}
+
+export interface RangeHooks {
+  progress(docs: number, bytes: number): void;
+  /** True once the run is interrupted: the range stops after its current batch. */
+  aborted(): boolean;
+}
+
+function documentsOf(job: RangeJob, counters: ReadCounters, extra: { firstOrdinal?: number; triage?: Triage } = {}) {
+  return readDocuments(job.inputs, job.reader, { counters, only: new Set(job.only), ranges: new Map(job.ranges), ...extra });
+}
+
+function afterBatch(counters: ReadCounters, hooks: RangeHooks): () => void {
+  return () => {
+    hooks.progress(counters.docs, counters.bytes);
+    if (hooks.aborted()) throw new Interrupted('SIGINT');
+  };
+}
+
+/** Pass 1 on one range: its own spill and doc index, sketch and moments. */
+export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: RangeHooks): Promise<RangeScored> {
+  const counters = new ReadCounters();
+  const batches = scoreBatches(splitBatches(documentsOf(job, counters), job.batchSentences), scorer);
+  const out = await spillScores(batches, scorer.method, job.segment, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks));
+  return { sketch: out.sketch.toJSON(), moments: { n: out.moments.n, mean: out.moments.mean, m2: out.moments.m2 }, segments: out.segments, docs: counters.docs, reader: counters.toJSON() };
+}
+
+/** Pass 2 on one range: its kept runs, written to its own part file, and its tallies. */
+export async function emitRange(job: RangeEmitJob, hooks: RangeHooks): Promise<RangeEmitted> {
+  const counters = new ReadCounters();
+  const sink = Sink.toFile(job.partPath);
+  const writer = new RunWriter(sink, job.reader);
+  const tally: KeepTally = { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
+  try {
+    const read = (triage: Triage | undefined) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}) });
+    await emitKept(read, { segment: job.segment, spillPath: job.spillPath, docIndexPath: job.docIndexPath, firstId: job.firstId, cut: job.cut, afterBatch: afterBatch(counters, hooks) }, writer, tally);
+    await sink.close();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+  return { tally, startedWithBlock: writer.startedWithBlock };
+}
