@@ -1,5 +1,8 @@
 // `tadpole filter --workers N`: MB/s for 1, 2 and all workers (default method and random),
 // the ratio to a bare read of the same file, and peak RSS; the outputs must be identical.
+// With 2 or more cores it also runs 2 threads with one reader (--input-ranges off, the pool's
+// batches, what gzip and stdin get) and two separate --workers 1 processes on the two halves
+// of the input side by side (what the machine gives two pipelines that share nothing).
 // BENCH_WORKERS_MB=240 (random) and BENCH_WORKERS_DEFAULT_MB=240 (default method) set the sizes:
 // each thread JIT-compiles the pipeline for itself (about 0.6 s of CPU, measured with perf), which
 // on a 30 MB input was a fifth of the run; users filter gigabytes, so the bench measures the
@@ -67,8 +70,18 @@ export async function benchWorkers() {
       one ??= mbps;
       console.log(
         `workers.${label}[${n}]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker; ${(mbps / (size / read)).toFixed(3)} of the bare read), ` +
-          `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical`,
+          `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${s.ranges ? `${s.ranges} input ranges` : 'one reader'}, output identical`,
       );
+    }
+    if (all >= 2) {
+      // The same threads with one reader handing batches out (the only way for gzip and stdin).
+      const out = join(dir, `kept-workers-${label}-pool.jsonl`);
+      const stats = join(dir, `stats-workers-${label}-pool.json`);
+      const r = runMeasured(['filter', '-m', model, corpus, '-o', out, '--stats', stats, '-q', '--workers', '2', '--input-ranges', 'off']);
+      if (!readFileSync(out).equals(reference)) throw new Error(`${label}: --input-ranges off output differs`);
+      const s = JSON.parse(readFileSync(stats, 'utf8'));
+      const mbps = size / r.seconds;
+      console.log(`workers.${label}[2, one reader]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical (--input-ranges off)`);
     }
     if (all >= 2) {
       // What this machine gives two pipelines that share nothing: the ceiling for --workers 2.
