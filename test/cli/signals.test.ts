@@ -53,7 +53,9 @@ describe('signals', () => {
     mkdirSync(outDir);
     const out = join(outDir, 'kept.jsonl');
     const { child, done } = cliAsync(['filter', '-q', '-m', model, input, '-o', out, '--batch-sentences', '200']);
-    await sleep(900);
+    // The output's temp file exists once the signal handlers are in place (a busy machine
+    // can take longer than a fixed sleep to get there, and then SIGTERM kills node outright).
+    for (let t = Date.now(); readdirSync(outDir).length === 0 && Date.now() - t < 20_000; ) await sleep(10);
     child.kill('SIGTERM');
     const r = await done;
     if (r.code === 0) return;
