@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_READER } from '../../src/io/documents.js';
+import { Moments } from '../../src/pipeline/passes.js';
+import { planRanges, RANGES_PER_THREAD } from '../../src/pipeline/range-filter.js';
+import { fingerprintInputs } from '../../src/shard/fingerprint.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tadpole-ranges-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('input ranges: where they apply and how the input is cut', () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ text: `Document ${i}. ${'word '.repeat(i % 37)}` })).join('\n') + '\n';
+  const a = join(dir, 'a.jsonl');
+  const b = join(dir, 'b.jsonl');
+  writeFileSync(a, lines);
+  writeFileSync(b, lines.slice(0, lines.indexOf('\n', 20_000) + 1));
+
+  it('plain files: 4 ranges a thread, every document in exactly one range, cut at line starts', () => {
+    const inputs = [a, b];
+    const jobs = planRanges(inputs, fingerprintInputs(inputs), DEFAULT_READER, 3, 0)!;
+    expect(jobs.length).toBeGreaterThan(1);
+    expect(jobs.length).toBeLessThanOrEqual(3 * RANGES_PER_THREAD);
+    // Laid end to end, the ranges tile each file from 0 to its end, with no gap or overlap.
+    for (const [i, text] of [[0, lines], [1, lines.slice(0, lines.indexOf('\n', 20_000) + 1)]] as const) {
+      const pieces = jobs
+        .filter((j) => j.only.includes(i))
+        .map((j) => new Map(j.ranges).get(i) ?? { start: 0, end: Number.MAX_SAFE_INTEGER })
+        .sort((x, y) => x.start - y.start);
+      expect(pieces[0]!.start).toBe(0);
+      for (let k = 1; k < pieces.length; k++) {
+        expect(pieces[k]!.start).toBe(pieces[k - 1]!.end);
+        expect(text[pieces[k]!.start - 1]).toBe('\n');
+      }
+      expect(Math.min(pieces[pieces.length - 1]!.end, text.length)).toBe(text.length);
+    }
+  });
+
+  it('not for one thread, small inputs, stdin or compressed files', () => {
+    const gz = join(dir, 'c.jsonl.gz');
+    writeFileSync(gz, gzipSync(lines));
+    expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 1, 0)).toBeUndefined();
+    expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 2)).toBeUndefined(); // under RANGE_MIN_BYTES
+    expect(planRanges([a, gz], fingerprintInputs([a, gz]), DEFAULT_READER, 2, 0)).toBeUndefined();
+    expect(planRanges(['-'], [{ idx: 0, path: '-', size: -1, mtimeMs: 0, headTailSha256: '', gzip: false }], DEFAULT_READER, 2, 0)).toBeUndefined();
+  });
+});
+
+describe('Moments.merge', () => {
+  it('the moments of two halves merged equal those of the whole, to rounding', () => {
+    const xs = Array.from({ length: 10_001 }, (_, i) => Math.sin(i) * 3 + (i % 7) - 1.5);
+    const whole = new Moments();
+    for (const x of xs) whole.add(x);
+    const left = new Moments();
+    const right = new Moments();
+    xs.forEach((x, i) => (i < 4321 ? left : right).add(x));
+    left.merge(right);
+    expect(left.n).toBe(whole.n);
+    expect(left.mean).toBeCloseTo(whole.mean, 12);
+    expect(left.std).toBeCloseTo(whole.std, 12);
+    const empty = new Moments();
+    empty.merge(whole);
+    expect(empty.mean).toBe(whole.mean);
+    expect(empty.std).toBe(whole.std);
+  });
+});
