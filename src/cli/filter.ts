@@ -23,7 +23,7 @@ const spec: CommandSpec = {
     { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
     { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
-    { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', help: 'With --workers > 1, cut plain input files into byte ranges that the threads read and filter apart (auto: 64 MB or more in all; off: one reader hands batches to the threads); compressed files, Parquet and stdin always use one reader' },
+    { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', help: 'With --workers > 1, cut the input into ranges that the threads read and filter apart, at document boundaries (a compressed file is one range); auto: for 64 MB or more that gives every thread two ranges or more; off: one reader hands batches to the threads (always so for stdin)' },
     { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
     { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
     { name: 'C', type: 'number', arg: 'C', default: 1, help: '--weights: sensitivity C' },

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { exactCut, type Cut, type KeepBy } from '../cut/exact.js';
 import { ScoreSketch } from '../cut/sketch.js';
 import { ReadCounters, type ReaderOptions } from '../io/documents.js';
-import { isSeekableText } from '../io/format/magic.js';
 import { STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import { throwIfAborted } from '../shard/interrupt.js';
@@ -18,6 +17,7 @@ import type { KeepTally } from './runs.js';
 /**
  * Below this much input the pool's batches are used instead: ranges pay off when each
  * thread has megabytes to read (each JIT-compiles the whole pipeline for itself).
+ * Sizes are as on disk (compressed files count their compressed bytes).
  */
 export const RANGE_MIN_BYTES = 64 * 1024 * 1024;
 
@@ -53,13 +53,16 @@ export interface RangeFilterResult {
 }
 
 /**
- * Whether `filter` can split its input into byte ranges that threads filter apart, and
- * where: plain (uncompressed) text and JSONL files of RANGE_MIN_BYTES or more in all, cut
- * at document boundaries exactly as shards are (planShard). Compressed files, Parquet and
- * stdin cannot be entered mid-way and use the pool's batches.
+ * Whether `filter` can split its input into ranges that threads filter apart, and where:
+ * cut exactly as shards are (planShard) into 4 ranges a thread, at document boundaries of
+ * plain text and JSONL files and between Parquet row groups; a compressed file cannot be
+ * entered mid-way and goes whole to one range. Ranges are used when the input is
+ * RANGE_MIN_BYTES or more and gives every thread at least two ranges (a corpus of many
+ * compressed files does; one .gz file does not, and its batches go to the pool). Never for
+ * stdin.
  */
 export function planRanges(inputs: string[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
-  if (threads < 2 || inputs.some((f) => f === STDIN || !isSeekableText(f))) return undefined;
+  if (threads < 2 || inputs.includes(STDIN)) return undefined;
   if (fps.reduce((a, f) => a + f.size, 0) < minBytes) return undefined;
   const count = threads * RANGES_PER_THREAD;
   const jobs: RangeJob[] = [];
@@ -68,7 +71,7 @@ export function planRanges(inputs: string[], fps: InputFingerprint[], reader: Re
     if (plan.only.size === 0) continue;
     jobs.push({ inputs, reader, only: [...plan.only], ranges: [...plan.ranges], segment: 0, spillPath: '', docIndexPath: '' });
   }
-  return jobs;
+  return jobs.length >= 2 * threads ? jobs : undefined;
 }
 
 /**

@@ -151,7 +151,30 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
     }
   });
 
-  it('gzip input and stdin are read by one reader (no ranges), with the same bytes', async () => {
+  it('several gzip files are ranges of whole files; Parquet is cut between row groups: the same bytes', async () => {
+    const docs = readFileSync(f('mix.jsonl'), 'utf8').trim().split('\n');
+    const gzs = [0, 1, 2, 3, 4].map((i) => {
+      const p = f(`gz-${i}.jsonl.gz`);
+      writeFileSync(p, gzipSync(docs.filter((_, k) => k % 5 === i).join('\n') + '\n'));
+      return p;
+    });
+    const one = await runCli(['filter', '-m', f('default.json'), ...gzs, '--workers', '1', '-q']);
+    const two = await runCli(['filter', '-m', f('default.json'), ...gzs, '--workers', '2', '--input-ranges', 'on', '--stats', f('gzs-stats.json'), '-q']);
+    expect(two.code, two.stderr).toBe(0);
+    expect(statsOf(f('gzs-stats.json')).ranges).toBe(5);
+    expect(one.stdout.length).toBeGreaterThan(1000);
+    expect(two.stdout.equals(one.stdout)).toBe(true);
+    const fixtures = join(ROOT, 'test', 'fixtures', 'formats');
+    const inputs = [join(fixtures, 'corpus.parquet'), join(fixtures, 'shards')];
+    const pq1 = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '1', '-q']);
+    const pq3 = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '3', '--input-ranges', 'on', '--stats', f('pq-stats.json'), '-q']);
+    expect(pq3.code, pq3.stderr).toBe(0);
+    expect(statsOf(f('pq-stats.json')).ranges).toBeGreaterThan(1);
+    expect(pq1.stdout.length).toBeGreaterThan(1000);
+    expect(pq3.stdout.equals(pq1.stdout)).toBe(true);
+  });
+
+  it('one gzip file and stdin are read by one reader (no ranges), with the same bytes', async () => {
     writeFileSync(f('ranges.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
     const one = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '1', '-q']);
     const gz = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '2', '--input-ranges', 'on', '--stats', f('gz-stats.json'), '-q']);

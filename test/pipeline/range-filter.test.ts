@@ -38,13 +38,23 @@ describe('input ranges: where they apply and how the input is cut', () => {
     }
   });
 
-  it('not for one thread, small inputs, stdin or compressed files', () => {
-    const gz = join(dir, 'c.jsonl.gz');
-    writeFileSync(gz, gzipSync(lines));
+  it('a compressed file is one whole range: many of them make ranges, one alone does not', () => {
+    const gzs = Array.from({ length: 6 }, (_, i) => {
+      const gz = join(dir, `c${i}.jsonl.gz`);
+      writeFileSync(gz, gzipSync(lines.slice(0, lines.indexOf('\n', 1000 * (i + 1)) + 1)));
+      return gz;
+    });
+    const many = planRanges(gzs, fingerprintInputs(gzs), DEFAULT_READER, 2, 0)!;
+    expect(many.length).toBeGreaterThanOrEqual(4);
+    for (const j of many) expect(j.ranges).toEqual([]); // whole files only
+    expect(many.flatMap((j) => j.only).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(planRanges([gzs[0]!], fingerprintInputs([gzs[0]!]), DEFAULT_READER, 2, 0)).toBeUndefined();
+  });
+
+  it('not for one thread, small inputs or stdin', () => {
     expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 1, 0)).toBeUndefined();
     expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 2)).toBeUndefined(); // under RANGE_MIN_BYTES
-    expect(planRanges([a, gz], fingerprintInputs([a, gz]), DEFAULT_READER, 2, 0)).toBeUndefined();
-    expect(planRanges(['-'], [{ idx: 0, path: '-', size: -1, mtimeMs: 0, headTailSha256: '', gzip: false }], DEFAULT_READER, 2, 0)).toBeUndefined();
+    expect(planRanges(['-', a], [{ idx: 0, path: '-', size: -1, mtimeMs: 0, headTailSha256: '', gzip: false }, ...fingerprintInputs([a])], DEFAULT_READER, 2, 0)).toBeUndefined();
   });
 });
 
