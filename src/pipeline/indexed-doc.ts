@@ -23,16 +23,7 @@ export function nextIndexedDoc(doc: Doc, index: DocIndexReader, spill: SpillRead
   if (!entry) throw changedInput(doc, 'more documents than pass 1 scored');
   if (entry.byteLength !== storedByteLength(doc) || (!doc.skimmed && entry.textLength !== Math.min(doc.text.length, 0xffffffff))) throw changedInput(doc, 'a document differs from pass 1');
   const n = entry.segments;
-  const scores = new Float64Array(n);
-  const sentences = new Uint32Array(n);
-  const bytes = new Uint32Array(n);
-  for (let s = 0; s < n; s++) {
-    const rec = spill.next();
-    if (!rec) throw changedInput(doc, 'more segments than pass 1 scored');
-    scores[s] = rec.score;
-    sentences[s] = rec.sentences;
-    bytes[s] = rec.bytes;
-  }
+  const { scores, sentences, bytes } = spillRecordsOf(doc, spill, n);
   const spansAndBounds = () => {
     if (doc.skimmed) throw new TadpoleError('TADPOLE_INTERNAL', `${doc.file}:${doc.line}: the spans of a skimmed document were asked for in pass 2`);
     const spans = index.spans();
@@ -43,6 +34,22 @@ export function nextIndexedDoc(doc: Doc, index: DocIndexReader, spill: SpillRead
     return { spans, bounds };
   };
   return { scores, sentences, bytes, spansAndBounds };
+}
+
+/** A document's n spill records; `bounds` (flat [first, count]), when known, must agree with their sentence counts. */
+export function spillRecordsOf(doc: Doc, spill: SpillReader, n: number, bounds?: ArrayLike<number>): { scores: Float64Array; sentences: Uint32Array; bytes: Uint32Array } {
+  const scores = new Float64Array(n);
+  const sentences = new Uint32Array(n);
+  const bytes = new Uint32Array(n);
+  for (let s = 0; s < n; s++) {
+    const rec = spill.next();
+    if (!rec) throw changedInput(doc, 'more segments than pass 1 scored');
+    if (bounds && rec.sentences !== bounds[2 * s + 1]) throw changedInput(doc, 'a segment differs from pass 1');
+    scores[s] = rec.score;
+    sentences[s] = rec.sentences;
+    bytes[s] = rec.bytes;
+  }
+  return { scores, sentences, bytes };
 }
 
 export function changedInput(doc: Doc, why: string): TadpoleError {

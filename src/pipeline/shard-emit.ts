@@ -17,7 +17,7 @@ import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns } from './runs.js';
 import { DEFAULT_CHECKPOINT_SECONDS, readShardSummary, type ReadPosition } from './shard-score.js';
 import { DocIndexReader } from './doc-index.js';
-import { changedInput, nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
+import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
 
 export interface EmitStats {
@@ -181,17 +181,5 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
 function splitAgain(doc: Doc, spill: SpillReader, segment: number): IndexedDoc {
   const spans = splitSentences(doc.text);
   const bounds = segmentBounds(spans.length / 2, segment);
-  const n = bounds.length / 2;
-  const scores = new Float64Array(n);
-  const sentences = new Uint32Array(n);
-  const bytes = new Uint32Array(n);
-  for (let s = 0; s < n; s++) {
-    const rec = spill.next();
-    if (!rec) throw changedInput(doc, 'more segments than pass 1 scored');
-    if (rec.sentences !== bounds[2 * s + 1]) throw changedInput(doc, 'a segment differs from pass 1');
-    scores[s] = rec.score;
-    sentences[s] = rec.sentences;
-    bytes[s] = rec.bytes;
-  }
-  return { scores, sentences, bytes, spansAndBounds: () => ({ spans, bounds }) };
+  return { ...spillRecordsOf(doc, spill, bounds.length / 2, bounds), spansAndBounds: () => ({ spans, bounds }) };
 }

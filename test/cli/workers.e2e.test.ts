@@ -158,20 +158,18 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
       writeFileSync(p, gzipSync(docs.filter((_, k) => k % 5 === i).join('\n') + '\n'));
       return p;
     });
-    const one = await runCli(['filter', '-m', f('default.json'), ...gzs, '--workers', '1', '-q']);
-    const two = await runCli(['filter', '-m', f('default.json'), ...gzs, '--workers', '2', '--input-ranges', 'on', '--stats', f('gzs-stats.json'), '-q']);
-    expect(two.code, two.stderr).toBe(0);
-    expect(statsOf(f('gzs-stats.json')).ranges).toBe(5);
-    expect(one.stdout.length).toBeGreaterThan(1000);
-    expect(two.stdout.equals(one.stdout)).toBe(true);
+    /** One thread against `threads` on ranges: the same bytes, and how many ranges ran. */
+    const compare = async (inputs: string[], threads: string, name: string) => {
+      const one = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '1', '-q']);
+      const many = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', threads, '--input-ranges', 'on', '--stats', f(`${name}-stats.json`), '-q']);
+      expect(many.code, many.stderr).toBe(0);
+      expect(one.stdout.length).toBeGreaterThan(1000);
+      expect(many.stdout.equals(one.stdout), name).toBe(true);
+      return statsOf(f(`${name}-stats.json`)).ranges;
+    };
+    expect(await compare(gzs, '2', 'gzs')).toBe(5);
     const fixtures = join(ROOT, 'test', 'fixtures', 'formats');
-    const inputs = [join(fixtures, 'corpus.parquet'), join(fixtures, 'shards')];
-    const pq1 = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '1', '-q']);
-    const pq3 = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '3', '--input-ranges', 'on', '--stats', f('pq-stats.json'), '-q']);
-    expect(pq3.code, pq3.stderr).toBe(0);
-    expect(statsOf(f('pq-stats.json')).ranges).toBeGreaterThan(1);
-    expect(pq1.stdout.length).toBeGreaterThan(1000);
-    expect(pq3.stdout.equals(pq1.stdout)).toBe(true);
+    expect(await compare([join(fixtures, 'corpus.parquet'), join(fixtures, 'shards')], '3', 'parquet')).toBeGreaterThan(1);
   });
 
   it('one gzip file and stdin are read by one reader (no ranges), with the same bytes', async () => {
