@@ -20,6 +20,7 @@ import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
 import { filterByRanges, planRanges } from './range-filter.js';
+import type { RangeJob } from './range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
 import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
@@ -134,61 +135,15 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus: it cannot stream with --threshold`);
       await streamingPass(opts, scorer, counters, stats, opts.threshold);
     } else {
-      const spillPath = join(work, 'segments.spill');
-      const docIndexPath = join(work, 'docs.index');
-      let spool = usesStdin && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
       const before = fingerprintInputs(opts.inputs);
-      const t1 = performance.now();
-      // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
-      const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
-      let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
       // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
       const checkUnchanged = () => {
         const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
         if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       };
       const ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
-      if (ranges && scorer instanceof ScoringPool) {
-        const r = await filterByRanges(scorer, ranges, { inputs: opts.inputs, reader: opts.reader, segment: opts.segment, keep: opts.keep, keepBy: opts.keepBy, ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}), sink: opts.sink, ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.signal ? { signal: opts.signal } : {}), work, betweenPasses: checkUnchanged });
-        Object.assign(stats.seconds, r.seconds);
-        stats.sentenceScores = { mean: r.moments.mean, std: r.moments.std };
-        stats.reader = r.reader;
-        stats.threshold = r.cut.threshold;
-        stats.tieId = r.cut.tieId;
-        Object.assign(stats, r.tally);
-        stats.ranges = ranges.length;
-      } else {
-      if (scorer.prepare) {
-        // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
-        // spooled by this extra pass, and pass 1 then reads the spool.
-        await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
-        if (spool) {
-          await closeSpool(spool);
-          spool = undefined;
-          pass1Inputs = spooledInputs;
-        }
-      }
-      const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
-      if (spool) await closeSpool(spool);
-      const t2 = performance.now();
-      stats.seconds.pass1 = (t2 - t1) / 1000;
-      stats.sentenceScores = { mean: moments.mean, std: moments.std };
-      stats.reader = counters.toJSON();
-      checkUnchanged();
-      if (opts.weights) {
-        const t3 = performance.now();
-        await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
-        stats.seconds.pass2 = (performance.now() - t3) / 1000;
-      } else {
-        const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
-        const t3 = performance.now();
-        stats.seconds.cut = (t3 - t2) / 1000;
-        stats.threshold = cut.threshold;
-        stats.tieId = cut.tieId;
-        await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
-        stats.seconds.pass2 = (performance.now() - t3) / 1000;
-      }
-      }
+      if (ranges && scorer instanceof ScoringPool) await rangePasses(opts, scorer, ranges, work, stats, checkUnchanged);
+      else await oneStreamPasses(opts, scorer, counters, work, stats, checkUnchanged, spooledByCompletion);
     }
     await opts.sink.close();
   } catch (err) {
@@ -201,6 +156,76 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   stats.closedEarly = opts.sink.closedEarly;
   stats.seconds.total = (performance.now() - t0) / 1000;
   return stats;
+}
+
+/**
+ * Both passes over the input read as one stream: pass 1 batches to the scoring threads,
+ * the cut, pass 2 (or the --weights pass). `spooledByCompletion`: stdin was already spooled
+ * by the completion; otherwise a stdin input is spooled here, by the first pass that reads it.
+ */
+async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: boolean): Promise<void> {
+  const spillPath = join(work, 'segments.spill');
+  const docIndexPath = join(work, 'docs.index');
+  const spoolPath = join(work, 'stdin.spool');
+  let spool = opts.inputs.includes(STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
+  const t1 = performance.now();
+  // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
+  const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+  let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
+  if (scorer.prepare) {
+    // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
+    // spooled by this extra pass, and pass 1 then reads the spool.
+    await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
+    if (spool) {
+      await closeSpool(spool);
+      spool = undefined;
+      pass1Inputs = spooledInputs;
+    }
+  }
+  const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
+  if (spool) await closeSpool(spool);
+  const t2 = performance.now();
+  stats.seconds.pass1 = (t2 - t1) / 1000;
+  stats.sentenceScores = { mean: moments.mean, std: moments.std };
+  stats.reader = counters.toJSON();
+  checkUnchanged();
+  if (opts.weights) {
+    const t3 = performance.now();
+    await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
+    stats.seconds.pass2 = (performance.now() - t3) / 1000;
+    return;
+  }
+  const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
+  const t3 = performance.now();
+  stats.seconds.cut = (t3 - t2) / 1000;
+  stats.threshold = cut.threshold;
+  stats.tieId = cut.tieId;
+  await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
+  stats.seconds.pass2 = (performance.now() - t3) / 1000;
+}
+
+/** Both passes with the input cut into ranges that the pool's threads filter apart (range-filter.ts). */
+async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: RangeJob[], work: string, stats: FilterStats, checkUnchanged: () => void): Promise<void> {
+  const r = await filterByRanges(pool, ranges, {
+    inputs: opts.inputs,
+    reader: opts.reader,
+    segment: opts.segment,
+    keep: opts.keep,
+    keepBy: opts.keepBy,
+    ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
+    sink: opts.sink,
+    ...(opts.progress ? { progress: opts.progress } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    work,
+    betweenPasses: checkUnchanged,
+  });
+  Object.assign(stats.seconds, r.seconds);
+  stats.sentenceScores = { mean: r.moments.mean, std: r.moments.std };
+  stats.reader = r.reader;
+  stats.threshold = r.cut.threshold;
+  stats.tieId = r.cut.tieId;
+  Object.assign(stats, r.tally);
+  stats.ranges = ranges.length;
 }
 
 function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
