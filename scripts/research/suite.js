@@ -39,7 +39,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * with nothing to say it was stale.
  */
 const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0'))
+  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
 
@@ -53,7 +53,7 @@ async function load(spec) {
   const sentences = [];
   const recorder = { method: 'record', score: async (s) => { sentences.push(...s); return new Float64Array(s.length); }, dispose: async () => {} };
   const segs = [];
-  for await (const batch of segmentScores({ inputs: [mix.file], reader: READER, scorer: recorder, segment: spec.segment })) for (const r of batch) segs.push([mix.docLabel[r.doc], r.sentences, r.bytes]);
+  for await (const batch of segmentScores({ inputs: [mix.file], reader: READER, scorer: recorder, segment: spec.segment })) for (const r of batch) segs.push([mix.docLabel[r.doc], r.sentences, r.bytes, r.doc]);
   const tf = join(dir, 'task.jsonl');
   const lines = [];
   for await (const text of readSourceDocs(spec.task)) lines.push(JSON.stringify({ text }));
@@ -65,8 +65,8 @@ async function load(spec) {
   return c;
 }
 
-function keptCharShare(scores, c, keep) {
-  const kept = keptSegments(scores, c.segs, keep);
+function keptCharShare(scores, c, keep, cut) {
+  const kept = keptSegments(scores, c.segs, keep, cut, c.lens);
   let all = 0;
   let inDomain = 0;
   c.segs.forEach(([l, , bytes], i) => {
@@ -83,6 +83,7 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
   const c = await load(spec);
+  c.lens = Float64Array.from(c.sentences, (s) => s.length);
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
@@ -139,8 +140,10 @@ for (const name of names) {
   }
   for (const [k, m] of methods.entries()) {
     const t0 = performance.now();
-    const scores = m.startsWith('z:') || m.startsWith('r:') ? await combined(m) : (await scored(m)).scores;
-    const share = keptCharShare(scores, c, spec.keep);
+    // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@doc:5.
+    const [sm, cut = 'mean'] = m.split('@');
+    const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
+    const share = keptCharShare(scores, c, spec.keep, cut);
     results[k].push(share);
     row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
   }
