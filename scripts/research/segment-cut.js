@@ -12,7 +12,8 @@
 //   docmean    every segment scored by its document's mean (doc:∞)
 //   len        sentences weighted by their length in characters (capped at 400)
 //   len:C      sentences weighted by min(length, C) characters
-//   lendoc:K   len, then doc:K with length-weighted means and K in units of the mean weight
+//   lendoc:K   len, then doc:K with length-weighted means and K in units of the mean weight:
+//              the product's --doc-context K (src/segment/context.ts; default lendoc:15)
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 
 export function keptSegments(scores, segs, keep, cut = 'mean', lens) {

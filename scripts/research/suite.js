@@ -6,7 +6,10 @@
 // maxTaskSentences, seeded), the general sample 5,000 mix sentences (seed + 1), exactly as
 // the eval draws them. Prints methods x mixes, mean and minimum.
 //
-// usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}])
+// usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}][@CUT])
+// CUT (segment-cut.js) is how a segment is scored from its sentences: the product's default
+// `lendoc:15` (src/segment/context.ts), `mean` (the paper's, `--doc-context 0`), ...; env
+// CUT sets it for every METHOD without one.
 // Combinations computed here from the components' cached scores, each component calibrated
 // on 2,000 general sentences as the ensemble detector does (ensemble.ts):
 //   z:A|B   sum of z-scores (what `tadpole` ensembles do)
@@ -140,8 +143,9 @@ for (const name of names) {
   }
   for (const [k, m] of methods.entries()) {
     const t0 = performance.now();
-    // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@doc:5.
-    const [sm, cut = 'mean'] = m.split('@');
+    // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@mean. Without
+    // @, env CUT or the product's default: length-weighted, document context 15.
+    const [sm, cut = process.env.CUT ?? 'lendoc:15'] = m.split('@');
     const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
     const share = keptCharShare(scores, c, spec.keep, cut);
     results[k].push(share);

@@ -12,6 +12,7 @@ import { interruptExit, trapSignals } from '../shard/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
+import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 
 const spec: CommandSpec = {
@@ -22,6 +23,7 @@ const spec: CommandSpec = {
     { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
     { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
+    docContextFlag,
     { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
     { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
     { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
@@ -74,6 +76,7 @@ export const command: Command = {
     const workers = workersFrom(args, inputs);
     const keep = num(args, 'keep') ?? 0.2;
     const segment = num(args, 'segment') ?? 15;
+    const docContext = docContextFrom(args);
     const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
     if (runDir && (threshold !== undefined || bool(args, 'weights') || workDir)) {
@@ -94,6 +97,7 @@ export const command: Command = {
           embedder: overrides,
           keep,
           segment,
+          docContext,
           keepBy,
           ...(output ? { output } : {}),
           stdout: io.stdout,
@@ -116,6 +120,7 @@ export const command: Command = {
           embedder: overrides,
           keep,
           segment,
+          docContext,
           keepBy,
           ...(threshold !== undefined ? { threshold } : {}),
           ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),

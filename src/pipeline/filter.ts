@@ -34,6 +34,8 @@ export interface FilterOptions {
   embedder?: Partial<EmbedderSpec>;
   keep: number;
   segment: number;
+  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
+  docContext?: number;
   keepBy: KeepBy;
   /** Streaming mode: keep segments with score <= threshold, no cut, one pass. */
   threshold?: number;
@@ -218,7 +220,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
         if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${scorer.method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
         moments.add(s);
       }
-      for (const seg of segmentsOf(b, opts.segment, nextId)) {
+      for (const seg of segmentsOf(b, opts.segment, nextId, opts.docContext)) {
         spill.write(seg.score, seg.sentences, seg.bytes);
         sketch.add(seg.score, seg.sentences, seg.bytes);
         nextId++;
@@ -372,7 +374,7 @@ function countSegments(b: ScoredBatch, size: number): number {
 }
 
 async function writeScoredBatch(b: ScoredBatch, opts: FilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
-  const segs = segmentsOf(b, opts.segment, firstId);
+  const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
     const doc = b.docs[d]!;

@@ -104,6 +104,17 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(r.stderr).toMatch(/model file differs/);
   });
 
+  it('a different --doc-context is refused on --resume: the spilled segment scores were made with the old one', () => {
+    const runDir = join(dir, 'run-doc-context');
+    const out = join(dir, 'out-doc-context.jsonl');
+    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const r = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
+    expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a second process on the same run directory is refused while the first holds it', () => {
     const runDir = join(dir, 'run-locked');
     const out = join(dir, 'out-locked.jsonl');
