@@ -12,6 +12,8 @@
 //   docmean    every segment scored by its document's mean (doc:∞)
 //   len        sentences weighted by their length in characters (capped at 400)
 //   len:C      sentences weighted by min(length, C) characters
+//   lendoc:K:G lendoc:K, then shrunk toward the mean of all sentences by G average sentences
+//              against the document's whole weight (empirical Bayes: short documents move most)
 //   lendoc:K   len, then doc:K with length-weighted means and K in units of the mean weight:
 //              the product's --doc-context K (src/segment/context.ts; default lendoc:15)
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
@@ -21,8 +23,11 @@ export function keptSegments(scores, segs, keep, cut = 'mean', lens) {
 }
 
 export function segmentScoresBy(scores, segs, cut = 'mean', lens) {
-  const [kind, arg] = cut.split(':');
+  const [kind, arg, arg2] = cut.split(':');
   const k = Number(arg);
+  // lendoc:K:G also shrinks every score toward the mean of all sentences by G sentences of
+  // average weight against the document's whole weight (short documents move most).
+  const g = Number(arg2 ?? 0);
   const weighted = kind === 'len' || kind === 'lendoc';
   const cap = kind === 'len' && arg ? k : 400;
   const w = (i) => (weighted ? Math.max(1, Math.min(cap, lens[i])) : 1);
@@ -48,6 +53,14 @@ export function segmentScoresBy(scores, segs, cut = 'mean', lens) {
     d[2] += s[1];
     docSum.set(s[3], d);
   });
+  let globalMean = 0;
+  let globalUnit = 0;
+  for (let i = 0; i < scores.length; i++) {
+    globalMean += w(i) * scores[i];
+    globalUnit += w(i);
+  }
+  globalMean /= globalUnit;
+  globalUnit /= scores.length;
   return Float64Array.from(segScore, (m, i) => {
     const [sum, weight, n] = docSum.get(segs[i][3]);
     const docMean = sum / weight;
@@ -56,7 +69,8 @@ export function segmentScoresBy(scores, segs, cut = 'mean', lens) {
     if (kind === 'doc') return (segs[i][1] * m + k * docMean) / (segs[i][1] + k);
     if (kind === 'lendoc') {
       const unit = weight / n;
-      return (segW[i] * m + k * unit * docMean) / (segW[i] + k * unit);
+      const s = (segW[i] * m + k * unit * docMean) / (segW[i] + k * unit);
+      return g > 0 ? (weight * s + g * globalUnit * globalMean) / (weight + g * globalUnit) : s;
     }
     throw new Error(`unknown cut ${cut}`);
   });
