@@ -117,6 +117,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       keep: opts.keep,
       keepBy: opts.keepBy,
       segmentSize: opts.segment,
+      docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
       mode: 'cut',
       threshold: cut.threshold,
       tieId: cut.tieId,

@@ -11,6 +11,7 @@ import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io
 import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
+import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { segmentBounds } from '../segment/segments.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
@@ -62,6 +63,8 @@ export interface FilterStats {
   keep: number;
   keepBy: KeepBy;
   segmentSize: number;
+  /** --doc-context the segment scores were made with (a --threshold from these stats holds for the same K only). */
+  docContext: number;
   mode: 'cut' | 'threshold' | 'weights';
   threshold: number | null;
   tieId: number | null;
@@ -127,6 +130,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     keep: opts.keep,
     keepBy: opts.keepBy,
     segmentSize: opts.segment,
+    docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
     mode: opts.threshold !== undefined ? 'threshold' : opts.weights ? 'weights' : 'cut',
     threshold: opts.threshold ?? null,
     tieId: null,

@@ -60,8 +60,10 @@ describe('--doc-context', () => {
     const outs: Record<string, Buffer> = {};
     for (const k of ['0', '15']) {
       for (const w of ['1', '2']) {
-        const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', k, '--workers', w, '--batch-sentences', '64', '-o', f(`out-${k}-${w}.jsonl`), '-q']);
+        const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', k, '--workers', w, '--batch-sentences', '64', '-o', f(`out-${k}-${w}.jsonl`), '--stats', f(`stats-${k}-${w}.json`), '-q']);
         expect(r.code, r.stderr).toBe(0);
+        // --stats says which K made the scores: a --threshold from it holds for that K only.
+        expect((JSON.parse(readFileSync(f(`stats-${k}-${w}.json`), 'utf8')) as { docContext: number }).docContext).toBe(Number(k));
         outs[`${k}/${w}`] = readFileSync(f(`out-${k}-${w}.jsonl`));
       }
       expect(outs[`${k}/1`]!.length).toBeGreaterThan(1000);
