@@ -100,6 +100,15 @@ for (const name of names) {
   const cache = new Map();
   async function scored(m) {
     if (cache.has(m)) return cache.get(m);
+    // A component ending in ~perword has its sentence scores divided by the sentence's word
+    // count (a per-word score: DSIR's log importance weight is a sum over n-grams).
+    if (m.endsWith('~perword')) {
+      const base = await scored(m.slice(0, -'~perword'.length));
+      const words = (t) => Math.max(1, t.split(/\s+/).filter(Boolean).length);
+      const r = { scores: Float64Array.from(base.scores, (x, i) => x / words(c.sentences[i])), cal: Float64Array.from(base.cal, (x, i) => x / words(calib[i])) };
+      cache.set(m, r);
+      return r;
+    }
     const [method, json] = m.split(/:(.*)/s);
     const options = json ? JSON.parse(json) : {};
     const model = await fitModel({ method, task: c.task, general: c.general, seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
