@@ -102,9 +102,11 @@ for (const name of names) {
     if (cache.has(m)) return cache.get(m);
     // A component ending in ~perword has its sentence scores divided by the sentence's word
     // count (a per-word score: DSIR's log importance weight is a sum over n-grams).
-    if (m.endsWith('~perword')) {
-      const base = await scored(m.slice(0, -'~perword'.length));
-      const words = (t) => Math.max(1, t.split(/\s+/).filter(Boolean).length);
+    // ~sqrtword divides by the square root of the word count instead.
+    if (m.endsWith('~perword') || m.endsWith('~sqrtword')) {
+      const sqrt = m.endsWith('~sqrtword');
+      const base = await scored(m.slice(0, m.lastIndexOf('~')));
+      const words = (t) => { const n = Math.max(1, t.split(/\s+/).filter(Boolean).length); return sqrt ? Math.sqrt(n) : n; };
       const r = { scores: Float64Array.from(base.scores, (x, i) => x / words(c.sentences[i])), cal: Float64Array.from(base.cal, (x, i) => x / words(calib[i])) };
       cache.set(m, r);
       return r;
