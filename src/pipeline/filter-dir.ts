@@ -19,7 +19,7 @@ import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
-import { checkInputsUnchanged, identityFor, openRun } from './run-dir.js';
+import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { emitShard } from './shard-emit.js';
 import { scoreShard } from './shard-score.js';
 
@@ -77,7 +77,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
   let run: ReturnType<typeof openRun> | undefined;
   let scorer: Scoring | undefined;
   try {
-    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
+    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
     const { ledger } = run;
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);

@@ -12,7 +12,7 @@ export interface RunIdentity {
   inputs: string[];
   reader: ReaderOptions;
   segment: number;
-  /** --doc-context; absent in runs started before it existed, which scored plain means (0). */
+  /** --doc-context; absent for 0 (plain means), as in runs started before it existed. */
   docContext?: number;
   modelSha256: string;
   /** Shard count (1 for filter). */
@@ -27,6 +27,14 @@ export interface OpenRun {
   fingerprints: InputFingerprint[];
   /** True when this call created the run. */
   created: boolean;
+}
+
+/**
+ * The run identity's docContext: absent for 0 (the plain mean), so a run started before
+ * --doc-context existed resumes with --doc-context 0, and one with K > 0 names it.
+ */
+export function docContextIdentity(k: number): { docContext?: number } {
+  return k > 0 ? { docContext: k } : {};
 }
 
 export function identityFor(base: Omit<RunIdentity, 'inputs'> & { inputs: string[] }): RunIdentity {

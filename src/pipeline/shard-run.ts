@@ -16,7 +16,7 @@ import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
-import { checkInputsUnchanged, identityFor, openExistingRun, openRun } from './run-dir.js';
+import { checkInputsUnchanged, docContextIdentity, identityFor, openExistingRun, openRun } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
 import { scoreShard, type ShardSummary } from './shard-score.js';
 
@@ -69,7 +69,7 @@ function stageOpts(o: StageCommon) {
 export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary> {
   if (opts.id.of > 1 && opts.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
   return withShardLock(opts.runDir, opts.id, async () => {
-    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, modelSha256: opts.modelSha256, of: opts.id.of });
+    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: opts.id.of });
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
     let scorer: Scoring | undefined;
     try {
