@@ -5,7 +5,7 @@
 //
 // usage: node scripts/research/diagnose.js SPEC METHOD [EXAMPLES]
 //   e.g. node scripts/research/diagnose.js news-agnews 'tadpole:{"detector":"auto","candidates":"classifier+dsir"}' 8
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
@@ -19,7 +19,13 @@ const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const [name, m, nEx = '6'] = process.argv.slice(2);
 const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
-const dir = join(tmpdir(), 'tadpole-research', 'suite', spec.name);
+// suite.js keys its cache directories `${spec.name}-${key}`: take the newest for this spec.
+const base = join(tmpdir(), 'tadpole-research', 'suite');
+const dir = readdirSync(base)
+  .filter((d) => d.startsWith(`${spec.name}-`))
+  .map((d) => join(base, d))
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+if (!dir) throw new Error(`no cache for ${spec.name}: run suite.js with SPECS=${name} first`);
 const c = JSON.parse(readFileSync(join(dir, 'cache.json'), 'utf8'));
 
 // Source of every mix document, matched by its text.

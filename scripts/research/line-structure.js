@@ -15,7 +15,8 @@
 //   packN   - the same, but lines packed into pieces of at most N characters.
 //
 // usage: npx tsc -p tsconfig.json && node scripts/research/line-structure.js [METHOD...]
-// env: MIX_BYTES (default 1.5e6 per mix), SEED (default 42), MIXES (comma list)
+// env: MIX_BYTES (default 1.5e6 per mix), SEED (default 42), MIXES (comma list), DOC_CONTEXT=K
+// (segments scored as `tadpole filter --doc-context K` does; unset: the plain mean)
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
@@ -25,6 +26,8 @@ import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { Rng } from '../../dist/core/rng.js';
+import { documentSegmentScores } from '../../dist/segment/context.js';
+import { segmentBounds } from '../../dist/segment/segments.js';
 
 const SHARED = process.env.TADPOLE_SHARED ?? join(process.cwd(), '..', 'shared');
 const MIX_BYTES = Number(process.env.MIX_BYTES ?? 1.5e6);
@@ -259,6 +262,20 @@ async function evaluate(mix, split, method) {
   for (const d of perDoc) {
     const n = d.spans.length / 2;
     const SEG_BYTES = Number(process.env.SEG_BYTES ?? Infinity);
+    if (process.env.DOC_CONTEXT !== undefined) {
+      // The product's segment scores (src/segment/context.ts): length-weighted, shrunk toward the document's mean.
+      const bounds = segmentBounds(n, SEGMENT);
+      const ctx = documentSegmentScores(scores, k, d.spans, bounds, Number(process.env.DOC_CONTEXT));
+      for (let s = 0; s < bounds.length; s += 2) {
+        const f = bounds[s];
+        const c = bounds[s + 1];
+        segScores.push(ctx[s / 2]);
+        segBytes.push(d.spans[2 * (f + c - 1) + 1] - d.spans[2 * f]);
+        segLabel.push(d.l);
+      }
+      k += n;
+      continue;
+    }
     for (let f = 0, c = 0; f < n; f += c) {
       c = 1;
       while (c < SEGMENT && f + c < n && d.spans[2 * (f + c) + 1] - d.spans[2 * f] <= SEG_BYTES) c++;

@@ -5,7 +5,8 @@
 # usage: npx tsc -p tsconfig.json && sh scripts/research/subwords.sh
 W='{"features":"words","rounds":1}'
 D='dsir:{"features":"chars-folded"}'
-exec node scripts/research/suite.js random \
+# Measured with the paper's plain segment mean (before --doc-context): CUT=mean.
+CUT="${CUT:-mean}" exec node scripts/research/suite.js random \
   "z:classifier:$W|dsir" \
   tadpole \
   "classifier:$W" 'classifier:{"features":"words"}' \

@@ -6,7 +6,10 @@
 // maxTaskSentences, seeded), the general sample 5,000 mix sentences (seed + 1), exactly as
 // the eval draws them. Prints methods x mixes, mean and minimum.
 //
-// usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}])
+// usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}][@CUT])
+// CUT (segment-cut.js) is how a segment is scored from its sentences: the product's default
+// `lendoc:15` (src/segment/context.ts), `mean` (the paper's, `--doc-context 0`), ...; env
+// CUT sets it for every METHOD without one.
 // Combinations computed here from the components' cached scores, each component calibrated
 // on 2,000 general sentences as the ensemble detector does (ensemble.ts):
 //   z:A|B   sum of z-scores (what `tadpole` ensembles do)
@@ -39,7 +42,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * with nothing to say it was stale.
  */
 const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0'))
+  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
 
@@ -53,7 +56,7 @@ async function load(spec) {
   const sentences = [];
   const recorder = { method: 'record', score: async (s) => { sentences.push(...s); return new Float64Array(s.length); }, dispose: async () => {} };
   const segs = [];
-  for await (const batch of segmentScores({ inputs: [mix.file], reader: READER, scorer: recorder, segment: spec.segment })) for (const r of batch) segs.push([mix.docLabel[r.doc], r.sentences, r.bytes]);
+  for await (const batch of segmentScores({ inputs: [mix.file], reader: READER, scorer: recorder, segment: spec.segment })) for (const r of batch) segs.push([mix.docLabel[r.doc], r.sentences, r.bytes, r.doc]);
   const tf = join(dir, 'task.jsonl');
   const lines = [];
   for await (const text of readSourceDocs(spec.task)) lines.push(JSON.stringify({ text }));
@@ -65,8 +68,8 @@ async function load(spec) {
   return c;
 }
 
-function keptCharShare(scores, c, keep) {
-  const kept = keptSegments(scores, c.segs, keep);
+function keptCharShare(scores, c, keep, cut) {
+  const kept = keptSegments(scores, c.segs, keep, cut, c.lens);
   let all = 0;
   let inDomain = 0;
   c.segs.forEach(([l, , bytes], i) => {
@@ -83,6 +86,7 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
   const c = await load(spec);
+  c.lens = Float64Array.from(c.sentences, (s) => s.length);
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
@@ -96,6 +100,17 @@ for (const name of names) {
   const cache = new Map();
   async function scored(m) {
     if (cache.has(m)) return cache.get(m);
+    // A component ending in ~perword has its sentence scores divided by the sentence's word
+    // count (a per-word score: DSIR's log importance weight is a sum over n-grams).
+    // ~sqrtword divides by the square root of the word count instead.
+    if (m.endsWith('~perword') || m.endsWith('~sqrtword')) {
+      const sqrt = m.endsWith('~sqrtword');
+      const base = await scored(m.slice(0, m.lastIndexOf('~')));
+      const words = (t) => { const n = Math.max(1, t.split(/\s+/).filter(Boolean).length); return sqrt ? Math.sqrt(n) : n; };
+      const r = { scores: Float64Array.from(base.scores, (x, i) => x / words(c.sentences[i])), cal: Float64Array.from(base.cal, (x, i) => x / words(calib[i])) };
+      cache.set(m, r);
+      return r;
+    }
     const [method, json] = m.split(/:(.*)/s);
     const options = json ? JSON.parse(json) : {};
     const model = await fitModel({ method, task: c.task, general: c.general, seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
@@ -139,8 +154,11 @@ for (const name of names) {
   }
   for (const [k, m] of methods.entries()) {
     const t0 = performance.now();
-    const scores = m.startsWith('z:') || m.startsWith('r:') ? await combined(m) : (await scored(m)).scores;
-    const share = keptCharShare(scores, c, spec.keep);
+    // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@mean. Without
+    // @, env CUT or the product's default: length-weighted, document context 15.
+    const [sm, cut = process.env.CUT ?? 'lendoc:15'] = m.split('@');
+    const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
+    const share = keptCharShare(scores, c, spec.keep, cut);
     results[k].push(share);
     row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
   }

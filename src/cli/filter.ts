@@ -12,6 +12,7 @@ import { interruptExit, trapSignals } from '../shard/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
+import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 
 const spec: CommandSpec = {
@@ -22,6 +23,7 @@ const spec: CommandSpec = {
     { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
     { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
+    docContextFlag,
     { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
     { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', help: 'With --workers > 1, cut the input into ranges that the threads read and filter apart, at document boundaries (a compressed file is one range); auto: for 64 MB or more that gives every thread two ranges or more; off: one reader hands batches to the threads (always so for stdin)' },
     { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
@@ -75,6 +77,7 @@ export const command: Command = {
     const workers = workersFrom(args, inputs);
     const keep = num(args, 'keep') ?? 0.2;
     const segment = num(args, 'segment') ?? 15;
+    const docContext = docContextFrom(args);
     const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
     if (runDir && (threshold !== undefined || bool(args, 'weights') || workDir)) {
@@ -95,6 +98,7 @@ export const command: Command = {
           embedder: overrides,
           keep,
           segment,
+          docContext,
           keepBy,
           ...(output ? { output } : {}),
           stdout: io.stdout,
@@ -117,6 +121,7 @@ export const command: Command = {
           embedder: overrides,
           keep,
           segment,
+          docContext,
           keepBy,
           ...(threshold !== undefined ? { threshold } : {}),
           ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),

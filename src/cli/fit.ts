@@ -44,7 +44,7 @@ sample of the corpus you will filter (or the corpus itself: 20,000 sentences are
 and then a seeded sample of the corpus is drawn when you filter. It fits a logistic
 regression of task sentences against that sample (hashed word 1-2-grams and character 5-grams of
 each word, digits folded; two self-training rounds) and DSIR (models of the same hashed features
-in task and sample), scores by the mean of their z-scores, measures that on held-out
+in task and sample, scored per n-gram), scores by the mean of their z-scores, measures that on held-out
 task and corpus sentences (AUROC, printed), and warns when the task cannot be told from the
 corpus. A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score

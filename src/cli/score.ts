@@ -5,6 +5,7 @@ import { readModel } from '../model/file.js';
 import { prepareOnFiles } from '../pipeline/scored.js';
 import { openScoring, scoreDocuments } from '../pipeline/scoring.js';
 import { workersFlag, workersFrom } from './workers.js';
+import { docContextFlag, docContextFrom } from './doc-context.js';
 import { segmentsOf } from '../pipeline/segments.js';
 import { completeFromCorpus } from '../pipeline/complete.js';
 import { needsCompletion } from '../model/complete.js';
@@ -28,6 +29,7 @@ const spec: CommandSpec = {
     { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
     { name: 'segments', type: 'boolean', help: 'One record per segment instead of per sentence' },
     { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment' },
+    docContextFlag,
     { name: 'no-text', type: 'boolean', help: 'Leave the text out of the records' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'Shard mode: score one shard into DIR (spill, sketch, stats, done marker) instead of printing scores' },
@@ -61,6 +63,7 @@ export const command: Command = {
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
     const size = num(args, 'segment') ?? 15;
+    const docContext = docContextFrom(args);
     if (needsCompletion(model) && inputs.includes(STDIN)) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
     }
@@ -77,7 +80,7 @@ export const command: Command = {
       let nextId = 0;
       for await (const b of scoreDocuments(docs, scorer)) {
         if (perSegment) {
-          const segs = segmentsOf(b, size, nextId);
+          const segs = segmentsOf(b, size, nextId, docContext);
           nextId += segs.length;
           let d = 0;
           for (const seg of segs) {
@@ -130,6 +133,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       modelSha256: fileSha256(modelPath),
       embedder: embedderOverridesFrom(args, io),
       segment: num(args, 'segment') ?? 15,
+      docContext: docContextFrom(args),
       stdin: io.stdin,
       ...(batch ? { batchSentences: batch } : {}),
       workers: workersFrom(args, inputs),

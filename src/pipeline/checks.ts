@@ -7,8 +7,9 @@ export function checkKeep(keep: number): void {
 }
 
 /** What every filter run (in-process, run directory) checks before it reads anything. */
-export function checkFilterOptions(opts: { keep: number; segment: number; inputs: string[] }): void {
+export function checkFilterOptions(opts: { keep: number; segment: number; docContext?: number; inputs: string[] }): void {
   checkKeep(opts.keep);
   if (!(Number.isInteger(opts.segment) && opts.segment >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--segment must be a positive integer, got ${opts.segment}`);
+  if (opts.docContext !== undefined && !(Number.isFinite(opts.docContext) && opts.docContext >= 0)) throw new TadpoleError('TADPOLE_USAGE', `--doc-context must be a number >= 0 (0 turns it off), got ${opts.docContext}`);
   if (opts.inputs.filter((i) => i === STDIN).length > 1) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can be given only once');
 }

@@ -10,6 +10,7 @@ import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { checkFilterOptions } from './checks.js';
+import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
@@ -18,7 +19,7 @@ import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
-import { checkInputsUnchanged, identityFor, openRun } from './run-dir.js';
+import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { emitShard } from './shard-emit.js';
 import { scoreShard } from './shard-score.js';
 
@@ -32,6 +33,8 @@ export interface RunDirFilterOptions {
   embedder?: Partial<EmbedderSpec>;
   keep: number;
   segment: number;
+  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
+  docContext?: number;
   keepBy: KeepBy;
   /** Output file; undefined: stdout, written once the run is complete. */
   output?: string;
@@ -74,7 +77,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
   let run: ReturnType<typeof openRun> | undefined;
   let scorer: Scoring | undefined;
   try {
-    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
+    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
     const { ledger } = run;
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
@@ -88,7 +91,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();
-      await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });
+      await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });
       pass1 = (performance.now() - t1) / 1000;
       if (!opts.scorer) await scorer.dispose();
       scorer = undefined;
@@ -114,6 +117,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       keep: opts.keep,
       keepBy: opts.keepBy,
       segmentSize: opts.segment,
+      docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
       mode: 'cut',
       threshold: cut.threshold,
       tieId: cut.tieId,

@@ -9,6 +9,7 @@ import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '..
 import { closeSpool, STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
+import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
@@ -33,6 +34,8 @@ export interface FilterOptions {
   embedder?: Partial<EmbedderSpec>;
   keep: number;
   segment: number;
+  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
+  docContext?: number;
   keepBy: KeepBy;
   /** Streaming mode: keep segments with score <= threshold, no cut, one pass. */
   threshold?: number;
@@ -65,6 +68,8 @@ export interface FilterStats {
   keep: number;
   keepBy: KeepBy;
   segmentSize: number;
+  /** --doc-context the segment scores were made with (a --threshold from these stats holds for the same K only). */
+  docContext: number;
   mode: 'cut' | 'threshold' | 'weights';
   threshold: number | null;
   tieId: number | null;
@@ -116,6 +121,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     keep: opts.keep,
     keepBy: opts.keepBy,
     segmentSize: opts.segment,
+    docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
     mode: opts.threshold !== undefined ? 'threshold' : opts.weights ? 'weights' : 'cut',
     threshold: opts.threshold ?? null,
     tieId: null,
@@ -210,6 +216,7 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
     inputs: opts.inputs,
     reader: opts.reader,
     segment: opts.segment,
+    ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}),
     keep: opts.keep,
     keepBy: opts.keepBy,
     ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
@@ -236,7 +243,7 @@ function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, 
 async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs): Promise<SpilledScores> {
   const progress = new Progress('score', opts.inputs, opts.progress);
   const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
-  const out = await spillScores(batches, scorer.method, opts.segment, { spill: spillPath, docIndex: docIndexPath }, () => {
+  const out = await spillScores(batches, scorer.method, opts.segment, opts.docContext, { spill: spillPath, docIndex: docIndexPath }, () => {
     progress.update(counters.docs, counters.bytes);
     throwIfAborted(opts.signal);
   });
@@ -324,7 +331,7 @@ function countSegments(b: ScoredBatch, size: number): number {
 }
 
 async function writeScoredBatch(b: ScoredBatch, opts: FilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
-  const segs = segmentsOf(b, opts.segment, firstId);
+  const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
     const doc = b.docs[d]!;

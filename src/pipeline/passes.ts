@@ -49,6 +49,7 @@ export async function spillScores(
   batches: AsyncIterable<ScoredBatch>,
   method: string,
   segment: number,
+  docContext: number | undefined,
   paths: { spill: string; docIndex: string },
   afterBatch: () => void,
 ): Promise<SpilledScores> {
@@ -64,7 +65,7 @@ export async function spillScores(
         if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
         moments.add(s);
       }
-      for (const seg of segmentsOf(b, segment, nextId)) {
+      for (const seg of segmentsOf(b, segment, nextId, docContext)) {
         spill.write(seg.score, seg.sentences, seg.bytes);
         sketch.add(seg.score, seg.sentences, seg.bytes);
         nextId++;

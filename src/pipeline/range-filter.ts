@@ -32,6 +32,7 @@ export interface RangeFilterOptions {
   inputs: string[];
   reader: ReaderOptions;
   segment: number;
+  docContext?: number;
   keep: number;
   keepBy: KeepBy;
   batchSentences?: number;
@@ -89,7 +90,7 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
   o.signal?.addEventListener('abort', stop);
   try {
     const t1 = performance.now();
-    const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
+    const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
     const scored = (await run(pool, abort, o, 'score', jobs.map((job) => ({ kind: 'score' as const, job })))) as RangeScored[];
     const sketch = new ScoreSketch();
     const moments = new Moments();

@@ -19,6 +19,8 @@ export interface RangeJob {
   only: number[];
   ranges: Array<[number, ByteRange]>;
   segment: number;
+  /** --doc-context (src/segment/context.ts); undefined: the default. */
+  docContext?: number;
   batchSentences?: number;
   spillPath: string;
   docIndexPath: string;
@@ -66,7 +68,7 @@ function afterBatch(counters: ReadCounters, hooks: RangeHooks): () => void {
 export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: RangeHooks): Promise<RangeScored> {
   const counters = new ReadCounters();
   const batches = scoreBatches(splitBatches(documentsOf(job, counters), job.batchSentences), scorer);
-  const out = await spillScores(batches, scorer.method, job.segment, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks));
+  const out = await spillScores(batches, scorer.method, job.segment, job.docContext, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks));
   return { sketch: out.sketch.toJSON(), moments: { n: out.moments.n, mean: out.moments.mean, m2: out.moments.m2 }, segments: out.segments, docs: counters.docs, reader: counters.toJSON() };
 }
 

@@ -12,6 +12,8 @@ export interface RunIdentity {
   inputs: string[];
   reader: ReaderOptions;
   segment: number;
+  /** --doc-context; absent for 0 (plain means), as in runs started before it existed. */
+  docContext?: number;
   modelSha256: string;
   /** Shard count (1 for filter). */
   of: number;
@@ -25,6 +27,14 @@ export interface OpenRun {
   fingerprints: InputFingerprint[];
   /** True when this call created the run. */
   created: boolean;
+}
+
+/**
+ * The run identity's docContext: absent for 0 (the plain mean), so a run started before
+ * --doc-context existed resumes with --doc-context 0, and one with K > 0 names it.
+ */
+export function docContextIdentity(k: number): { docContext?: number } {
+  return k > 0 ? { docContext: k } : {};
 }
 
 export function identityFor(base: Omit<RunIdentity, 'inputs'> & { inputs: string[] }): RunIdentity {
@@ -91,6 +101,7 @@ function identityDiff(was: RunIdentity, now: RunIdentity): string {
   if (was.kind !== now.kind) return `it is a ${was.kind} run, not a ${now.kind} run`;
   if (was.of !== now.of) return `it was split into ${was.of} shards, not ${now.of}`;
   if (JSON.stringify(was.inputs) !== JSON.stringify(now.inputs)) return `its inputs were ${was.inputs.join(' ')}`;
+  if ((was.docContext ?? 0) !== (now.docContext ?? 0)) return `--doc-context was ${was.docContext ?? 0}, now ${now.docContext ?? 0}`;
   for (const k of ['segment', 'keep', 'keepBy'] as const) if (was[k] !== now[k]) return `--${k === 'keepBy' ? 'keep-by' : k} was ${String(was[k])}, now ${String(now[k])}`;
   for (const [k, v] of Object.entries(was.reader)) if ((now.reader as unknown as Record<string, unknown>)[k] !== v) return `reader option ${k} was ${JSON.stringify(v)}, now ${JSON.stringify((now.reader as unknown as Record<string, unknown>)[k])}`;
   return 'its settings differ';

@@ -15,7 +15,8 @@ import type { SentenceScorer } from '../select/selector.js';
 import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
-import { checkInputsUnchanged, identityFor, openExistingRun, openRun } from './run-dir.js';
+import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
+import { checkInputsUnchanged, docContextIdentity, identityFor, openExistingRun, openRun } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
 import { scoreShard, type ShardSummary } from './shard-score.js';
 
@@ -36,6 +37,8 @@ export interface ScoreStageOptions extends StageCommon {
   modelSha256: string;
   embedder?: Partial<EmbedderSpec>;
   segment: number;
+  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
+  docContext?: number;
   stdin?: Readable;
   batchSentences?: number;
   args: string[];
@@ -66,7 +69,7 @@ function stageOpts(o: StageCommon) {
 export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary> {
   if (opts.id.of > 1 && opts.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
   return withShardLock(opts.runDir, opts.id, async () => {
-    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, modelSha256: opts.modelSha256, of: opts.id.of });
+    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: opts.id.of });
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
     let scorer: Scoring | undefined;
     try {
@@ -83,6 +86,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
         plan,
         scorer,
         segment: opts.segment,
+        docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
         ledger: run.ledger,
         ...(opts.stdin ? { stdin: opts.stdin } : {}),
         ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),

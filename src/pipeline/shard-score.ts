@@ -71,6 +71,8 @@ export interface ScoreShardOptions {
   plan: ShardPlan;
   scorer: Scoring;
   segment: number;
+  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
+  docContext?: number;
   ledger: Ledger;
   /** Continue from the shard's last checkpoint when there is one (a fresh start otherwise). */
   resume: boolean;
@@ -201,7 +203,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
         moments.mean += d / moments.n;
         moments.m2 += d * (s - moments.mean);
       }
-      for (const seg of segmentsOf(b, opts.segment, spill.count)) {
+      for (const seg of segmentsOf(b, opts.segment, spill.count, opts.docContext)) {
         spill.write(seg.score, seg.sentences, seg.bytes);
         sketch.add(seg.score, seg.sentences, seg.bytes);
         sentences += seg.sentences;

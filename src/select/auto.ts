@@ -37,8 +37,15 @@ export const AUTO_DEFAULTS = {
    * perfectly and still misses the corpus's in-domain text. With one candidate auto still
    * measures it, so a near-random task is reported. A component takes its own options after
    * colons (component-spec.ts). Wider lists: --option candidates=classifier,dsir,distance,classifier+dsir+distance
+   *
+   * DSIR scores per n-gram (norm=mean) since session 17: its log importance weight is a sum
+   * over a sentence's n-grams, so a long sentence was extreme for its length alone; per
+   * n-gram, with segments scored in document context (--doc-context), the suite's minimum
+   * went 52.7-55.0% -> 54.7-57.1% and the mean 89.9-90.0% -> 90.7-91.0% over three fit
+   * seeds, no mix more than 0.6 points lower (fiction) (scripts/research/README.md, "DSIR
+   * per n-gram").
    */
-  candidates: 'classifier+dsir:features=chars-folded',
+  candidates: 'classifier+dsir:features=chars-folded:norm=mean',
   /** Held-out share of task and general sentences for the AUROC. */
   holdout: 0.2,
   /** Below this best held-out AUROC the task is near random against the corpus: warn. */
@@ -177,7 +184,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random (default candidate: classifier+dsir:features=chars-folded, a z-score ensemble; --option candidates=a,b,a+b)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random (default candidate: classifier+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

@@ -31,10 +31,19 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
   return out;
 }
 
+/**
+ * How a sentence's n-gram log ratios make its score. `sum`: the paper's log importance weight.
+ * `mean`: per n-gram, so a long sentence is not more extreme for its length alone (as
+ * Moore-Lewis scores per word); the default ensemble's DSIR (scripts/research/README.md,
+ * "DSIR per n-gram").
+ */
+export const DSIR_NORMS = ['sum', 'mean'] as const;
+export type DsirNorm = (typeof DSIR_NORMS)[number];
+
 class DsirScorer extends HashedFeatureScorer {
   readonly method = 'dsir';
   private readonly logRatio: Float32Array;
-  constructor(task: Float32Array, general: Float32Array, features: FeatureSet = 'words', charN = SUBWORD_CHARS) {
+  constructor(task: Float32Array, general: Float32Array, features: FeatureSet = 'words', charN = SUBWORD_CHARS, private readonly norm: DsirNorm = 'sum') {
     super(features, charN);
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
   }
@@ -43,7 +52,7 @@ class DsirScorer extends HashedFeatureScorer {
     const buckets = lr.length;
     let w = 0;
     for (let j = 0; j < n; j++) w += lr[bucketOf(raw[j] as number, buckets)] as number;
-    return -w;
+    return this.norm === 'mean' && n > 0 ? -w / n : -w;
   }
 }
 
@@ -60,13 +69,15 @@ export const dsirSelector: SelectorFactory = {
     const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
     const features = strOpt(ctx.options, 'features', 'words', FEATURE_SETS) as FeatureSet;
     const charN = intOpt(ctx.options, 'charN', SUBWORD_CHARS, 2);
+    const norm = strOpt(ctx.options, 'norm', 'sum', DSIR_NORMS) as DsirNorm;
     return {
       method: 'dsir',
-      params: { buckets, alpha, features, charN },
+      // `norm` only when not the paper's sum, so a model without it reads as before.
+      params: { buckets, alpha, features, charN, ...(norm !== 'sum' ? { norm } : {}) },
       state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha, features, charN)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha, features, charN)) },
     };
   },
   async load(json): Promise<SentenceScorer> {
-    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
+    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS), (json.params.norm as DsirNorm | undefined) ?? 'sum');
   },
 };

@@ -15,7 +15,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier\+dsir:features=chars-folded 0\.\d{3}; chose classifier\+dsir:features=chars-folded/);
+      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier\+dsir:features=chars-folded:norm=mean/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.params.detector).toBe('auto');
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);

@@ -127,6 +127,36 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(r.stderr).toMatch(/model file differs/);
   });
 
+  it('a different --doc-context is refused on --resume: the spilled segment scores were made with the old one', () => {
+    const runDir = join(dir, 'run-doc-context');
+    const out = join(dir, 'out-doc-context.jsonl');
+    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const r = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
+    expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('--doc-context 0 is recorded as a run from before the option (no docContext in its identity) and resumes to the plain-mean output', () => {
+    const runDir = join(dir, 'run-doc-context-0');
+    const out = join(dir, 'out-doc-context-0.jsonl');
+    expect(cli(filterArgs(runDir, out, ['--doc-context', '0']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
+    const ledger = Ledger.open(runDir);
+    try {
+      expect(JSON.parse(ledger.meta('identity')!)).not.toHaveProperty('docContext');
+    } finally {
+      ledger.close();
+    }
+    const refused = cli(filterArgs(runDir, out, ['--resume']));
+    expect(refused.stderr).toMatch(/--doc-context was 0, now 15/);
+    const resumed = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const plain = cli(['filter', '-m', model, input, '--doc-context', '0', '-q']);
+    expect(readFileSync(out).equals(plain.stdout)).toBe(true);
+    expect(plain.stdout.equals(reference)).toBe(false);
+  });
+
   it('a second process on the same run directory is refused while the first holds it', () => {
     const runDir = join(dir, 'run-locked');
     const out = join(dir, 'out-locked.jsonl');

@@ -43,11 +43,11 @@ describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json', () => {
     expect(by.tadpole!.precision).toBeGreaterThan(by.random!.precision);
     expect(by.tadpole!.recall).toBeGreaterThan(0);
   });
-  it('precision is the in-domain kept share and recall never exceeds keep / in-domain share', () => {
-    const bioShare = first.mix.find((m) => m.label === 'bio')!.share;
+  it('precision is the in-domain kept share and recall never exceeds keep / in-domain share (to within the half segment the cut may overshoot)', () => {
+    const bioSentences = first.mix.find((m) => m.label === 'bio')!.sentences;
     for (const m of first.methods) {
       expect(m.precision).toBe(m.kept_share.bio);
-      expect(m.recall).toBeLessThanOrEqual(Math.min(1, first.keep / bioShare) + 1e-9);
+      expect(m.recall).toBeLessThanOrEqual(Math.min(1, (first.keep * m.totalSentences + first.segment / 2) / bioSentences) + 1e-9);
     }
   });
 });

@@ -19,7 +19,7 @@ describe('component specs (name:key=value:...)', () => {
     expect(() => parseComponentSpec('dsir:=x')).toThrow(/not key=value/);
   });
   it('the default candidate pairs the classifier with DSIR on subword features', () => {
-    expect(AUTO_DEFAULTS.candidates).toBe('classifier+dsir:features=chars-folded');
+    expect(AUTO_DEFAULTS.candidates).toBe('classifier+dsir:features=chars-folded:norm=mean');
     expect(CLASSIFIER_DEFAULTS.features).toBe('chars-folded');
   });
 });
