@@ -124,6 +124,8 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
       ['paragraphs', [f('para.txt')]],
       ['doc-per-line', ['--doc-per-line', f('perline.txt')]],
       ['two files', [f('part-a.jsonl'), f('part-b.jsonl')]],
+      // The threads must score segments with the run's --doc-context, not the default.
+      ['jsonl, --doc-context 3', ['--doc-context', '3', '--segment', '4', f('junk.jsonl')]],
     ];
     for (const [name, input] of cases) {
       const outs: Buffer[] = [];
