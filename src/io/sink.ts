@@ -104,10 +104,11 @@ export class Sink {
   async flush(): Promise<void> {
     this.check();
     if (this.pending.length === 0 || this.closedEarly) return;
-    const data = this.pending.join('');
+    // Encoded once here: counting the bytes of the string and then writing it encoded it twice.
+    const data = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.pendingLen = 0;
-    this.bytesWritten += Buffer.byteLength(data);
+    this.bytesWritten += data.length;
     await this.send(data);
   }
 
