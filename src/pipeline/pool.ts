@@ -236,20 +236,21 @@ export class ScoringPool {
         const req: PoolRequest = t.kind === 'emit' ? { type: 'range', id, abort, kind: 'emit', job: t.job } : { type: 'range', id, abort, kind: 'score', job: t.job };
         slot.worker.postMessage(req);
       });
+    // The first failure in time is the one reported: the others stop because of it.
+    let failure: { error: unknown } | undefined;
     const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>) => {
       try {
-        while (next < tasks.length) {
+        while (next < tasks.length && !failure) {
           const i = next++;
           results[i] = await run(tasks[i]!);
         }
       } catch (err) {
+        failure ??= { error: err };
         Atomics.store(flag, 0, 1);
-        throw err;
       }
     };
-    const all = await Promise.allSettled([runner(here), ...this.slots.map((s) => runner(there(s)))]);
-    const failed = all.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await Promise.all([runner(here), ...this.slots.map((s) => runner(there(s)))]);
+    if (failure) throw failure.error;
     return results;
   }
 

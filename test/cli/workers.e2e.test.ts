@@ -174,6 +174,21 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
     expect(await compare([join(fixtures, 'corpus.parquet'), join(fixtures, 'shards')], '3', 'parquet')).toBeGreaterThan(1);
   });
 
+  it('an error in one range (a bad line under --strict) is the error reported, not the stop it causes in the other threads', async () => {
+    // 16 copies of the mix, the bad line a seventh of the way in: in the second of 8 ranges,
+    // which a worker takes while this thread is still on the first.
+    const docs = readFileSync(f('mix.jsonl'), 'utf8').trim().split('\n');
+    const lines = Array.from({ length: 16 }, () => docs).flat();
+    lines.splice(Math.round(lines.length / 7), 0, '{broken');
+    writeFileSync(f('strict.jsonl'), lines.join('\n') + '\n');
+    for (const w of ['2', '3']) {
+      const r = await runCli(['filter', '-m', f('default.json'), f('strict.jsonl'), '--strict', '--workers', w, '--input-ranges', 'on', '-o', f('strict-out.jsonl'), '-q']);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/strict\.jsonl:\d+: bad JSONL record/);
+      expect(existsSync(f('strict-out.jsonl'))).toBe(false);
+    }
+  });
+
   it('one gzip file and stdin are read by one reader (no ranges), with the same bytes', async () => {
     writeFileSync(f('ranges.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
     const one = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '1', '-q']);
