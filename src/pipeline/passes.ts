@@ -7,6 +7,7 @@ import { DocIndexReader, DocIndexWriter } from './doc-index.js';
 import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
 import { writeKeptRuns, type KeepTally, type RunWriter } from './runs.js';
+import type { SegmentRecord } from '../segment/segments.js';
 import type { ScoredBatch } from './scored.js';
 import { segmentsOf } from './segments.js';
 
@@ -41,9 +42,38 @@ export interface SpilledScores {
   segments: number;
 }
 
+/** Where pass 1 puts a scored batch. The doc index is absent for a shard resumed from a checkpoint older than doc indexes. */
+export interface SpillTargets {
+  spill: SpillWriter;
+  sketch: ScoreSketch;
+  moments: Moments;
+  index: DocIndexWriter | undefined;
+}
+
 /**
- * Pass 1's output side: one spill record per segment, the sketch, the moments and the doc
- * index, from scored batches. `afterBatch` runs after each (progress, abort checks).
+ * One scored batch into pass 1's outputs: every score checked finite and added to the
+ * moments, one spill record and one sketch entry per segment (ids from `firstId`), one doc
+ * index entry per document. Returns the batch's segments. Filter, input ranges and shards
+ * all spill through here.
+ */
+export function spillBatch(b: ScoredBatch, to: SpillTargets, method: string, segment: number, docContext: number | undefined, firstId: number): SegmentRecord[] {
+  for (let i = 0; i < b.scores.length; i++) {
+    const s = b.scores[i]!;
+    if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
+    to.moments.add(s);
+  }
+  const segs = segmentsOf(b, segment, firstId, docContext);
+  for (const seg of segs) {
+    to.spill.write(seg.score, seg.sentences, seg.bytes);
+    to.sketch.add(seg.score, seg.sentences, seg.bytes);
+  }
+  if (to.index) for (let d = 0; d < b.docs.length; d++) to.index.write(Math.ceil(b.spans[d]!.length / 2 / segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
+  return segs;
+}
+
+/**
+ * Pass 1's output side over a whole stream of scored batches: a fresh spill, doc index,
+ * sketch and moments. `afterBatch` runs after each (progress, abort checks).
  */
 export async function spillScores(
   batches: AsyncIterable<ScoredBatch>,
@@ -53,31 +83,18 @@ export async function spillScores(
   paths: { spill: string; docIndex: string },
   afterBatch: () => void,
 ): Promise<SpilledScores> {
-  const spill = new SpillWriter(paths.spill);
-  const index = new DocIndexWriter(paths.docIndex);
-  const sketch = new ScoreSketch();
-  const moments = new Moments();
+  const to: SpillTargets = { spill: new SpillWriter(paths.spill), index: new DocIndexWriter(paths.docIndex), sketch: new ScoreSketch(), moments: new Moments() };
   let nextId = 0;
   try {
     for await (const b of batches) {
-      for (let i = 0; i < b.scores.length; i++) {
-        const s = b.scores[i]!;
-        if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
-        moments.add(s);
-      }
-      for (const seg of segmentsOf(b, segment, nextId, docContext)) {
-        spill.write(seg.score, seg.sentences, seg.bytes);
-        sketch.add(seg.score, seg.sentences, seg.bytes);
-        nextId++;
-      }
-      for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
+      nextId += spillBatch(b, to, method, segment, docContext, nextId).length;
       afterBatch();
     }
   } finally {
-    spill.close();
-    index.close();
+    to.spill.close();
+    to.index?.close();
   }
-  return { sketch, moments, segments: nextId };
+  return { sketch: to.sketch, moments: to.moments, segments: nextId };
 }
 
 /** One document's spill records in pass 2, and the global id of its first segment. */

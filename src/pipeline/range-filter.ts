@@ -12,7 +12,7 @@ import { Moments } from './passes.js';
 import { ScoringPool, type RangeTask } from './pool.js';
 import { Progress } from './progress.js';
 import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
-import type { KeepTally } from './runs.js';
+import { addTally, emptyTally, type KeepTally } from './runs.js';
 
 /**
  * Below this much input the pool's batches are used instead: ranges pay off when each
@@ -113,16 +113,11 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
       return e;
     });
     const emitted = (await run(pool, abort, o, 'write', emits.map((job) => ({ kind: 'emit' as const, job })))) as RangeEmitted[];
-    const tally: KeepTally = { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
+    const tally = emptyTally();
     let wrote = false;
     for (let i = 0; i < emits.length; i++) {
       const e = emitted[i]!;
-      tally.documents.total += e.tally.documents.total;
-      tally.documents.withKept += e.tally.documents.withKept;
-      for (const k of ['segments', 'sentences', 'bytes'] as const) {
-        tally[k].total += e.tally[k].total;
-        tally[k].kept += e.tally[k].kept;
-      }
+      addTally(tally, e.tally);
       // A text block after earlier output is preceded by a blank line, as RunWriter does.
       if (wrote && e.startedWithBlock) await o.sink.write('\n');
       wrote = (await copyInto(emits[i]!.partPath, o.sink)) || wrote;

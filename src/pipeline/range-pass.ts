@@ -5,7 +5,7 @@ import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { Interrupted } from '../shard/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
-import { RunWriter, type KeepTally } from './runs.js';
+import { emptyTally, RunWriter, type KeepTally } from './runs.js';
 import { scoreBatches, splitBatches } from './scored.js';
 
 /**
@@ -77,7 +77,7 @@ export async function emitRange(job: RangeEmitJob, hooks: RangeHooks): Promise<R
   const counters = new ReadCounters();
   const sink = Sink.toFile(job.partPath);
   const writer = new RunWriter(sink, job.reader);
-  const tally: KeepTally = { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
+  const tally = emptyTally();
   try {
     const read = (triage: Triage | undefined) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}) });
     await emitKept(read, { segment: job.segment, spillPath: job.spillPath, docIndexPath: job.docIndexPath, firstId: job.firstId, cut: job.cut, afterBatch: afterBatch(counters, hooks) }, writer, tally);

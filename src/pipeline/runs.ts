@@ -62,6 +62,20 @@ export interface KeepTally {
   bytes: { total: number; kept: number };
 }
 
+export function emptyTally(): KeepTally {
+  return { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
+}
+
+/** Adds `from`'s counts to `into` (ranges of one input, tallied apart). */
+export function addTally(into: KeepTally, from: KeepTally): void {
+  into.documents.total += from.documents.total;
+  into.documents.withKept += from.documents.withKept;
+  for (const k of ['segments', 'sentences', 'bytes'] as const) {
+    into[k].total += from[k].total;
+    into[k].kept += from[k].kept;
+  }
+}
+
 /**
  * Writes one document's maximal runs of consecutive kept segments, each as one input span,
  * and tallies segments, sentences and bytes. `bounds` is flat [firstSentence, count] per

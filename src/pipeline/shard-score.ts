@@ -12,9 +12,9 @@ import { resumePlan, type ShardPlan } from '../shard/plan.js';
 import { verifyPrefix } from '../shard/stdin-prefix.js';
 import type { Ledger } from '../store/ledger.js';
 import { DocIndexWriter } from './doc-index.js';
+import { Moments, spillBatch, type SpillTargets } from './passes.js';
 import { Progress } from './progress.js';
 import { scoreDocuments, type Scoring } from './scoring.js';
-import { segmentsOf } from './segments.js';
 
 /** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
 export const DEFAULT_CHECKPOINT_SECONDS = 2;
@@ -117,7 +117,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   let index: DocIndexWriter | undefined;
   const sketch = new ScoreSketch();
   const counters = new ReadCounters();
-  const moments: MomentsState = { n: 0, mean: 0, m2: 0 };
+  const moments = new Moments();
   let plan = opts.plan;
   let docs = 0;
   let sentences = 0;
@@ -194,22 +194,12 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       ...(stdin ? { stdin } : {}),
       ...(spool ? { spool } : {}),
     });
+    const to: SpillTargets = { spill, sketch, moments, index };
     for await (const b of scoreDocuments(docBatches, opts.scorer, opts.batchSentences)) {
-      for (let i = 0; i < b.scores.length; i++) {
-        const s = b.scores[i]!;
-        if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${opts.scorer.method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
-        moments.n++;
-        const d = s - moments.mean;
-        moments.mean += d / moments.n;
-        moments.m2 += d * (s - moments.mean);
-      }
-      for (const seg of segmentsOf(b, opts.segment, spill.count, opts.docContext)) {
-        spill.write(seg.score, seg.sentences, seg.bytes);
-        sketch.add(seg.score, seg.sentences, seg.bytes);
+      for (const seg of spillBatch(b, to, opts.scorer.method, opts.segment, opts.docContext, spill.count)) {
         sentences += seg.sentences;
         bytes += seg.bytes;
       }
-      if (index) for (let d = 0; d < b.docs.length; d++) index.write(Math.ceil(b.spans[d]!.length / 2 / opts.segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
       const last = b.docs[b.docs.length - 1] as Doc;
       docs = last.ordinal + 1;
       position = { input: last.input, offset: last.nextOffset, line: last.nextLine ?? 1 };
@@ -243,7 +233,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     segments: spill.count,
     sentences,
     bytes,
-    moments,
+    moments: { ...moments },
     reader: counters.toJSON(),
     seconds: secondsBefore + (performance.now() - t0) / 1000,
     checkpoints: (prior?.checkpoints ?? 0) + checkpoints,
