@@ -86,6 +86,30 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
   const c = await load(spec);
+  // PREV=p (research): drop a seeded share of the in-domain documents so that they are
+  // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
+  // and redraw the general sample from what is left: how a method holds at low prevalence.
+  if (process.env.PREV) {
+    const p = Number(process.env.PREV);
+    let inB = 0;
+    let allB = 0;
+    for (const [l, , b] of c.segs) { allB += b; if (l === c.inIdx) inB += b; }
+    const keepIn = Math.min(1, (p * (allB - inB)) / ((1 - p) * inB));
+    const rng = new Rng(spec.seed + 77);
+    const docKeep = new Map();
+    const segs = [];
+    const sentences = [];
+    let at = 0;
+    for (const sg of c.segs) {
+      if (!docKeep.has(sg[3])) docKeep.set(sg[3], sg[0] !== c.inIdx || rng.next() < keepIn);
+      if (docKeep.get(sg[3])) { segs.push(sg); sentences.push(...c.sentences.slice(at, at + sg[1])); }
+      at += sg[1];
+    }
+    c.segs = segs;
+    c.sentences = sentences;
+    c.general = new Rng(spec.seed + 1).sample(sentences.length, Math.min(20000, sentences.length)).map((i) => sentences[i]);
+    spec.keep = p;
+  }
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
@@ -108,6 +132,63 @@ for (const name of names) {
       const base = await scored(m.slice(0, m.lastIndexOf('~')));
       const words = (t) => { const n = Math.max(1, t.split(/\s+/).filter(Boolean).length); return sqrt ? Math.sqrt(n) : n; };
       const r = { scores: Float64Array.from(base.scores, (x, i) => x / words(c.sentences[i])), cal: Float64Array.from(base.cal, (x, i) => x / words(calib[i])) };
+      cache.set(m, r);
+      return r;
+    }
+    // gst:{...} group self-training (session 18): the general sample is drawn as whole
+    // segments of the mix; after each fit of BASE the sample's segments are ranked by their
+    // length-weighted mean score and the top ones join the task side (expand*(round+1) of the
+    // sample's sentences), the rest stay general; BASE is refitted on that.
+    if (m.startsWith('gst:')) {
+      const o = { rounds: 2, expand: 0.1, base: 'tadpole', options: {}, sample: 20000, keepTask: true, ...JSON.parse(m.slice(4)) };
+      const starts = [];
+      let at = 0;
+      for (const s of c.segs) { starts.push(at); at += s[1]; }
+      const perm = new Rng(spec.seed + 1 + Number(process.env.FITSEED ?? 0)).shuffle(c.segs.map((_, i) => i));
+      const gs = [];
+      const gg = [];
+      for (const si of perm) {
+        if (gs.length >= o.sample) break;
+        for (let j = 0; j < c.segs[si][1]; j++) { gs.push(c.sentences[starts[si] + j]); gg.push(si); }
+      }
+      let task = c.task;
+      let general = gs;
+      const seed = spec.seed + Number(process.env.FITSEED ?? 0);
+      // anchor=q: the groups taken are those whose mean scores at or below the q-quantile of
+      // held-out task sentences (scored by a fit without them), at most cap of the sample.
+      const heldIdx = new Set(o.anchor !== undefined ? new Rng(seed + 5).sample(c.task.length, Math.round(0.2 * c.task.length)) : []);
+      const taskTrain = c.task.filter((_, i) => !heldIdx.has(i));
+      const taskHeld = c.task.filter((_, i) => heldIdx.has(i));
+      let model = await fitModel({ method: o.base, task: o.anchor !== undefined ? taskTrain : task, general, seed, options: o.options });
+      let pos = [];
+      for (let r = 0; r < o.rounds; r++) {
+        const sc = await openScorer(model);
+        const s = await sc.score(gs);
+        const th = o.anchor !== undefined ? Float64Array.from(await sc.score(taskHeld)).sort() : undefined;
+        await sc.dispose();
+        const sum = new Map();
+        gs.forEach((t, i) => { const w = Math.max(1, Math.min(400, t.length)); const e = sum.get(gg[i]) ?? [0, 0]; e[0] += w * s[i]; e[1] += w; sum.set(gg[i], e); });
+        if (process.env.DUMP) writeFileSync(`${process.env.DUMP}-${name}-r${r}.json`, JSON.stringify({ means: [...sum].map(([g, e]) => [c.segs[g][0] === c.inIdx ? 1 : 0, e[0] / e[1], c.labels[c.segs[g][0]]]), task: th ? [...th] : [] }));
+        const groups = [...sum.keys()].sort((a, b) => sum.get(a)[0] / sum.get(a)[1] - sum.get(b)[0] / sum.get(b)[1] || a - b);
+        const want = th ? Math.round((o.cap ?? 0.5) * gs.length) : Math.round(o.expand * (o.grow === false ? 1 : r + 1) * gs.length);
+        const thr = th ? th[Math.min(th.length - 1, Math.floor(o.anchor * th.length))] : Infinity;
+        const top = new Set();
+        let n = 0;
+        const count = new Map();
+        gg.forEach((g) => count.set(g, (count.get(g) ?? 0) + 1));
+        for (const g of groups) { if (n >= want || sum.get(g)[0] / sum.get(g)[1] > thr) break; top.add(g); n += count.get(g); }
+        if (process.env.VERBOSE) console.error(`${name} ${m} round ${r}: ${n} of ${gs.length} sample sentences to the task side`);
+        pos = gs.filter((_, i) => top.has(gg[i]));
+        general = gs.filter((_, i) => !top.has(gg[i]));
+        task = o.keepTask ? [...(th && r + 1 < o.rounds ? taskTrain : c.task), ...pos] : pos;
+        model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
+      }
+      const scorer = await openScorer(model);
+      const scores = new Float64Array(c.sentences.length);
+      for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);
+      const cal = await scorer.score(calib);
+      await scorer.dispose();
+      const r = { scores, cal };
       cache.set(m, r);
       return r;
     }
@@ -160,6 +241,13 @@ for (const name of names) {
     const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
     const share = keptCharShare(scores, c, spec.keep, cut);
     results[k].push(share);
+    if (process.env.BREAKDOWN) {
+      const kept = keptSegments(scores, c.segs, spec.keep, cut, c.lens);
+      const by = new Map();
+      let all = 0;
+      c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); all += bytes; } });
+      console.log(`  ${name} ${m} kept: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / all).toFixed(1)}`).join(', ')}`);
+    }
     row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
   }
   console.log(`${name}: ${row.join(' | ')}`);

@@ -5,7 +5,7 @@ import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { sharedDir } from '../core/shared.js';
 import { DEFAULT_READER } from '../io/documents.js';
-import { readSentences } from '../io/sentences.js';
+import { sampleSentences } from '../io/sample.js';
 import { Sink } from '../io/sink.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
@@ -74,8 +74,8 @@ export const command: Command = {
 
     // 2. Fit on the task (ChemProt sentences, entity markers removed) with a general sample.
     const task = [...new Set(records(shared, 'task-chemprot/train.jsonl.gz').map((r) => String(r.text).replace(/<< | >>|\[\[ | \]\]/g, '')))];
-    const general = await readSentences([corpus], { ...DEFAULT_READER, limit: 5000, seed });
-    const model = await fitModel({ method: 'tadpole', task, general, seed, options: {}, taskFiles: ['task-chemprot/train.jsonl.gz'], generalFiles: [corpus] });
+    const sample = await sampleSentences([corpus], DEFAULT_READER, { size: 5000, seed });
+    const model = await fitModel({ method: 'tadpole', task, general: sample.sentences, generalGroups: sample.groups, seed, options: {}, taskFiles: ['task-chemprot/train.jsonl.gz'], generalFiles: [corpus] });
     const modelPath = join(dir, 'model.json');
     writeModel(modelPath, model);
     say(`fitted ${model.method} (${JSON.stringify(model.selector?.params)}) on ${task.length} task sentences -> ${modelPath}`);

@@ -96,15 +96,18 @@ export const command: Command = {
       return 0;
     }
     let general: string[] = [];
+    let generalGroups: Uint32Array | undefined;
     if (generalFiles.length > 0) {
       const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size: sampleSize, seed }, { stdin: io.stdin });
       general = sample.sentences;
+      generalGroups = sample.groups;
       io.stderr.write(`tadpole: general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}\n`);
     }
     const model = await fitModel({
       method,
       task,
       general,
+      ...(generalGroups ? { generalGroups } : {}),
       ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof fitModel>[0]['embedder']> } : {}),
       seed,
       options,

@@ -1,4 +1,5 @@
 import { readSentences } from '../io/sentences.js';
+import { sampleSentences } from '../io/sample.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { fitModel } from '../model/fit.js';
 import { segmentScores } from '../pipeline/segments.js';
@@ -21,6 +22,7 @@ async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Para
     method: method.name,
     task: fit.task,
     general: fit.general,
+    ...(fit.generalGroups ? { generalGroups: fit.generalGroups } : {}),
     ...(embedder ? { embedder } : {}),
     seed: fit.seed,
     options: method.options ?? {},
@@ -30,6 +32,7 @@ async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Para
 /** The library's own fit / segment / cut, scoring in this thread. */
 export const defaultEngine: EvalEngine = {
   readSentences: (inputs, opts) => readSentences(inputs, { ...MIX_READER, ...opts }),
+  sampleGeneral: (inputs, opts) => sampleSentences(inputs, MIX_READER, opts),
   openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, 1),
   segmentScores: (inputs, scorer, segment) => segmentScores({ inputs, reader: MIX_READER, scorer, segment }),
   selectKept: (scores, weights, keep) => selectKeptInMemory(scores, weights, keep),

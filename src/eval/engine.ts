@@ -10,8 +10,14 @@ import type { MethodSpec } from './spec.js';
 export interface EvalEngine {
   /** Sentences of JSONL inputs (text field "text"); a seeded sample when limit is set. */
   readSentences(inputs: string[], opts: { limit?: number; seed?: number }): Promise<string[]>;
+  /**
+   * The general sample as `tadpole filter` draws it from the corpus: whole segments, with
+   * each sentence's segment (io/sample.ts). Without it the eval samples single sentences
+   * with readSentences.
+   */
+  sampleGeneral?(inputs: string[], opts: { size: number; seed: number }): Promise<{ sentences: string[]; groups: Uint32Array }>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
-  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; seed: number }): Promise<Scoring>;
+  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number }): Promise<Scoring>;
   /** Segment records of JSONL inputs (text field "text"), in input order. */
   segmentScores(inputs: string[], scorer: Scoring, segment: number): AsyncIterable<SegmentRecord[]>;
   /** 1 = kept: exactly `keep` of the total weight (ties by index). */

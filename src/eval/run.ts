@@ -153,7 +153,11 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     const taskDocs = await writeTaskFile(spec.task, taskFile);
     if (taskDocs === 0) throw new TadpoleError('TADPOLE_INPUT', `the task files have no documents: ${spec.task.files.join(', ')}`);
     const task = await opts.engine.readSentences([taskFile], spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {});
-    const general = await opts.engine.readSentences([mix.file], { limit: spec.generalSample, seed: spec.seed + 1 });
+    const sampled = opts.engine.sampleGeneral
+      ? await opts.engine.sampleGeneral([mix.file], { size: spec.generalSample, seed: spec.seed + 1 })
+      : { sentences: await opts.engine.readSentences([mix.file], { limit: spec.generalSample, seed: spec.seed + 1 }) };
+    const general = sampled.sentences;
+    const generalGroups = 'groups' in sampled ? sampled.groups : undefined;
     log(`task: ${task.length} sentences; general sample: ${general.length} sentences`);
 
     const inIdx = mix.labels.indexOf(spec.inDomain);
@@ -164,7 +168,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const title = methodTitle(m);
       log(`${title}: fitting`);
       const t0 = performance.now();
-      const scorer = await opts.engine.openScorer(m, { task, general, seed: spec.seed });
+      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed });
       const fitSeconds = (performance.now() - t0) / 1000;
       let scored: Scored;
       try {

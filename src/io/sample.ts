@@ -1,15 +1,19 @@
 /**
  * A seeded sample of the sentences of some inputs, spread over all of them, that does not
- * read all of them when it need not.
+ * read all of them when it need not. The sample is drawn in whole segments (SAMPLE_GROUP
+ * consecutive sentences of a document, counted from its start as the pipeline cuts them),
+ * and `groups` says which sentences came together: a fit can then judge a piece of the
+ * corpus by its segment's mean, as the cut does (select/self-training.ts).
  *
  * - Plain files (every input a regular, non-gzip file, together at least `seekMinBytes`):
  *   seek to seeded random byte offsets (uniform over the inputs laid end to end), take the
  *   next whole document (a line for JSONL / --doc-per-line, a blank-line separated
- *   paragraph for text) and up to SENTENCES_PER_DRAW consecutive sentences of it from a
- *   seeded position. Bytes read are bounded by the number of draws times the window, never
- *   by the size of the input (a document longer than MAX_SEEK_DOC_BYTES is skipped).
- * - gzip, stdin, or small inputs: one pass over everything with a seeded reservoir
- *   (algorithm R), which is exact but reads it all (gzip cannot be entered mid-stream).
+ *   paragraph for text) and one of its segments, chosen by the seed. Bytes read are bounded
+ *   by the number of draws times the window, never by the size of the input (a document
+ *   longer than MAX_SEEK_DOC_BYTES is skipped).
+ * - gzip, stdin, or small inputs: one pass over everything, keeping the segments with the
+ *   smallest seeded random keys (io/sentences.ts, readSentenceGroups), which is exact but
+ *   reads it all (gzip cannot be entered mid-stream).
  *   A seek sample that comes up short (too few whole documents) is redone this way when
  *   the inputs are under RESERVOIR_FALLBACK_MAX_BYTES, and returned short otherwise.
  *
@@ -24,7 +28,7 @@ import { splitSentences } from '../text/sentences.js';
 import { ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
 import { isSeekableText } from './format/magic.js';
 import { STDIN } from './input.js';
-import { readSentences, type DocSplitter } from './sentences.js';
+import { readSentenceGroups, type DocSplitter } from './sentences.js';
 
 export interface SampleOptions {
   /** Sentences wanted (fewer when the inputs hold fewer). */
@@ -40,6 +44,8 @@ export type SamplerKind = 'seek' | 'reservoir';
 
 export interface SentenceSample {
   sentences: string[];
+  /** `groups[i]`: the segment sentence i came from (0, 1, ...; a segment's sentences are consecutive). */
+  groups: Uint32Array;
   size: number;
   seed: number;
   sampler: SamplerKind;
@@ -49,7 +55,7 @@ export interface SentenceSample {
   documents: number;
   /** Seek: offsets drawn (each reads at most MAX_SEEK_DOC_BYTES plus a window); reservoir: 0. */
   draws: number;
-  /** sha256 (hex, 16 characters) of seed, size and the sentences in order. */
+  /** sha256 (hex, 16 characters) of seed, size, the sentences in order and their segments. */
   fingerprint: string;
 }
 
@@ -60,8 +66,11 @@ export interface SentenceSample {
 export const SEEK_MIN_BYTES = 64 * 1024 * 1024;
 /** A seek sample that came up short is redone by a full pass only below this size (1 GiB). */
 export const RESERVOIR_FALLBACK_MAX_BYTES = 1024 * 1024 * 1024;
-/** Consecutive sentences taken per draw: fewer draws (seeks) per sample, still spread out. */
-export const SENTENCES_PER_DRAW = 4;
+/**
+ * Sentences per sampled segment (the most taken per draw): the filter's default segment,
+ * so the sample's segments are the units the cut keeps or drops.
+ */
+export const SAMPLE_GROUP = 15;
 /** First read at an offset; doubled until the document's end is found. */
 const WINDOW = 8 * 1024;
 /** A document longer than this is skipped by the seek sampler (bounds the bytes per draw). */
@@ -80,8 +89,8 @@ export async function sampleSentences(inputs: string[], reader: ReaderOptions, o
     if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return s;
   }
   const counters = ro.counters ?? new ReadCounters();
-  const sentences = await readSentences(inputs, { ...reader, limit: opts.size, seed: opts.seed }, { ...ro, counters }, opts.split);
-  return finish({ sentences, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
+  const { sentences, groups } = await readSentenceGroups(inputs, { ...reader, size: opts.size, seed: opts.seed, group: SAMPLE_GROUP }, { ...ro, counters }, opts.split);
+  return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
 }
 
 /** Sizes of the inputs when every one is a plain regular file; undefined otherwise. */
@@ -103,7 +112,10 @@ function seekableSizes(inputs: string[]): number[] | undefined {
 function finish(s: Omit<SentenceSample, 'fingerprint'>): SentenceSample {
   const h = createHash('sha256');
   h.update(`tadpole-sample\0${s.seed}\0${s.size}\0`);
-  for (const x of s.sentences) h.update(x).update('\0');
+  s.sentences.forEach((x, i) => {
+    if (i > 0 && s.groups[i] !== s.groups[i - 1]) h.update('\x01');
+    h.update(x).update('\0');
+  });
   return { ...s, fingerprint: h.digest('hex').slice(0, 16) };
 }
 
@@ -121,6 +133,7 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
   const fds = inputs.map((p) => openSync(p, 'r'));
   const taken = new Set<string>();
   const out: string[] = [];
+  const groups: number[] = [];
   let bytesRead = 0;
   let documents = 0;
   let draws = 0;
@@ -128,7 +141,7 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
   try {
     // Rounds of draws sorted by offset (sequential-ish reads), sized by what a draw yields so far.
     while (out.length < opts.size && draws < maxDraws) {
-      const perDraw = draws > 0 ? Math.max(0.25, out.length / draws) : SENTENCES_PER_DRAW;
+      const perDraw = draws > 0 ? Math.max(0.25, out.length / draws) : SAMPLE_GROUP / 2;
       const n = Math.min(maxDraws - draws, Math.ceil(((opts.size - out.length) / perDraw) * 1.1) + 1);
       const offsets = Array.from({ length: n }, () => Math.floor(uniform(rng) * total)).sort((a, b) => a - b);
       draws += n;
@@ -148,9 +161,11 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
         const count = spans.length / 2;
         if (count === 0) continue;
         documents++;
-        const first = count > SENTENCES_PER_DRAW ? rng.int(count - SENTENCES_PER_DRAW + 1) : 0;
-        for (let i = first; i < Math.min(count, first + SENTENCES_PER_DRAW) && out.length < opts.size; i++) {
+        const first = SAMPLE_GROUP * rng.int(Math.ceil(count / SAMPLE_GROUP));
+        const group = documents - 1;
+        for (let i = first; i < Math.min(count, first + SAMPLE_GROUP) && out.length < opts.size; i++) {
           out.push(text.slice(spans[2 * i], spans[2 * i + 1]));
+          groups.push(group);
         }
         if (out.length >= opts.size) break;
       }
@@ -158,7 +173,7 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
   } finally {
     for (const fd of fds) closeSync(fd);
   }
-  return finish({ sentences: out, size: opts.size, seed: opts.seed, sampler: 'seek', bytesRead, documents, draws });
+  return finish({ sentences: out, groups: Uint32Array.from(groups), size: opts.size, seed: opts.seed, sampler: 'seek', bytesRead, documents, draws });
 }
 
 interface DocAt {

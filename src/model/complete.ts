@@ -78,6 +78,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     method: model.method,
     task: c.task,
     general: sample.sentences,
+    generalGroups: sample.groups,
     ...(embedder ? { embedder } : {}),
     seed: model.fit.seed,
     options: model.fit.options,

@@ -8,6 +8,8 @@ export interface FitOptions {
   method: string;
   task: string[];
   general: string[];
+  /** The general sample's segments (FitContext.generalGroups). */
+  generalGroups?: Uint32Array;
   embedder?: EmbedderSpec;
   seed: number;
   options: Record<string, unknown>;
@@ -29,6 +31,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
     const selector = await factory.fit({
       task: opts.task,
       general: opts.general,
+      ...(opts.generalGroups ? { generalGroups: opts.generalGroups } : {}),
       ...(embedder ? { embedder } : {}),
       seed: opts.seed,
       options: opts.options,

@@ -17,7 +17,8 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
-import { needGeneral, needTask, numOpt } from './options.js';
+import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import { SELF_TRAINING_DEFAULTS, selfTrain } from './self-training.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const AUTO_DEFAULTS = {
@@ -44,8 +45,11 @@ export const AUTO_DEFAULTS = {
    * went 52.7-55.0% -> 54.7-57.1% and the mean 89.9-90.0% -> 90.7-91.0% over three fit
    * seeds, no mix more than 0.6 points lower (fiction) (scripts/research/README.md, "DSIR
    * per n-gram").
+   *
+   * The classifier's own self-training (per sentence) is off since session 18: the pair is
+   * self-trained by segments instead (self-training.ts), which holds at low prevalence.
    */
-  candidates: 'classifier+dsir:features=chars-folded:norm=mean',
+  candidates: 'classifier:rounds=0+dsir:features=chars-folded:norm=mean',
   /** Held-out share of task and general sentences for the AUROC. */
   holdout: 0.2,
   /** Below this best held-out AUROC the task is near random against the corpus: warn. */
@@ -158,19 +162,26 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
   const parts = choice.chosen.split('+');
-  const selector: SelectorJSON =
-    parts.length === 1
-      ? await (async () => {
-          const { factory, options } = await factoryOf(choice.chosen);
-          return factory.fit({ ...ctx, options: { ...options } });
-        })()
-      : { method: 'ensemble', params: { components: parts }, state: await fitEnsemble(ctx, parts, {}) };
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen }, state: { choice, selector } };
+  const fitChosen = async (task: string[], general: string[], seed: number): Promise<SelectorJSON> => {
+    const at: FitContext = { ...ctx, task, general, seed };
+    if (parts.length > 1) return { method: 'ensemble', params: { components: parts }, state: await fitEnsemble(at, parts, {}) };
+    const { factory, options } = await factoryOf(choice.chosen);
+    return factory.fit({ ...at, options: { ...options } });
+  };
+  const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
+  const rounds = intOpt(ctx.options, 'rounds', SELF_TRAINING_DEFAULTS.rounds, 0);
+  const expand = numOpt(ctx.options, 'expand', SELF_TRAINING_DEFAULTS.expand, (v) => v > 0 && v * Math.max(1, rounds) < 1);
+  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand }, state: { choice, selector, selfTraining: record } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
   const sel = state.selector as SelectorJSON | undefined;
   if (!sel || typeof sel !== 'object') throw new TadpoleError('TADPOLE_MODEL', 'auto model has no fitted selector; refit the model');
+  return loadSelector(sel, ctx);
+}
+
+async function loadSelector(sel: SelectorJSON, ctx: LoadContext): Promise<SentenceScorer> {
   if (sel.method === 'ensemble') return loadEnsemble(sel.state, ctx);
   const { factory } = await factoryOf(sel.method === 'tadpole' ? String(sel.params.detector) : sel.method);
   return factory.load(sel, { ...ctx, options: {} });
@@ -184,7 +195,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random (default candidate: classifier+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=0+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b, rounds=0 for no self-training)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

@@ -26,6 +26,12 @@ export interface FitContext {
   task: string[];
   /** A general-domain sample (already split); may be empty when the user gave none. */
   general: string[];
+  /**
+   * Which segment of the corpus each general sentence came from (`generalGroups[i]` for
+   * `general[i]`; a segment's sentences are consecutive), when the sample was drawn in
+   * segments (io/sample.ts). Self-training judges the sample by segments when present.
+   */
+  generalGroups?: Uint32Array;
   /** Present when the method embeds (tadpole, distance, knn-tapt, textgram may). */
   embedder?: Embedder;
   seed: number;

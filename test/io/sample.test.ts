@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_READER } from '../../src/io/documents.js';
-import { MAX_SEEK_DOC_BYTES, sampleSentences } from '../../src/io/sample.js';
+import { MAX_SEEK_DOC_BYTES, SAMPLE_GROUP, sampleSentences, type SentenceSample } from '../../src/io/sample.js';
 import { Readable } from 'node:stream';
 import { splitSentences } from '../../src/text/sentences.js';
 
@@ -45,9 +45,9 @@ describe('sampleSentences: seeking in plain files', () => {
     // Spread over the file: documents from its first and last tenth, and every tenth between.
     const tenths = new Set(ids.map((id) => Math.floor((10 * id) / DOCS)));
     expect(tenths.size).toBe(10);
-    // At most 4 consecutive sentences per document, so ≥ 500 documents.
-    expect(new Set(ids).size).toBeGreaterThanOrEqual(500);
-    expect(s.documents).toBeGreaterThanOrEqual(500);
+    // One segment per document drawn (here a whole 6-sentence document), so ≥ 2000/6 documents.
+    expect(new Set(ids).size).toBeGreaterThanOrEqual(334);
+    expect(s.documents).toBeGreaterThanOrEqual(334);
     // Reads: one 8 KiB window per draw, not the 60 MB.
     expect(s.bytesRead).toBeLessThan(s.documents * 2 * 8192);
     expect(s.bytesRead).toBeLessThan(0.15 * 60e6);
@@ -137,5 +137,83 @@ describe('sampleSentences: one reservoir pass where seeking cannot work', () => 
 
   it('refuses a size that is not a positive integer', async () => {
     await expect(sampleSentences(['-'], JSONL, { size: 0, seed: 1 })).rejects.toThrow(/positive integer/);
+  });
+});
+
+/** JSONL documents of n sentences each: "Doc D line K." */
+function longDocs(from: number, to: number, n: number): string {
+  const out: string[] = [];
+  for (let d = from; d < to; d++) out.push(JSON.stringify({ text: Array.from({ length: n }, (_, k) => `Doc ${d} line ${k}.`).join(' ') }));
+  return out.join('\n') + '\n';
+}
+
+/** Every group is consecutive sentences of one document, starting where a segment starts. */
+function expectWholeSegments(s: SentenceSample): number {
+  expect(s.groups).toHaveLength(s.sentences.length);
+  const where = s.sentences.map((x) => /Doc (\d+) line (\d+)/.exec(x)!.slice(1).map(Number) as [number, number]);
+  let groups = 0;
+  for (let i = 0; i < where.length; i++) {
+    const [doc, line] = where[i]!;
+    if (i === 0 || s.groups[i] !== s.groups[i - 1]) {
+      groups++;
+      expect(line % SAMPLE_GROUP).toBe(0);
+      if (i > 0) expect(s.groups[i]!).toBeGreaterThan(s.groups[i - 1]!);
+    } else {
+      expect(where[i - 1]).toEqual([doc, line - 1]);
+    }
+  }
+  return groups;
+}
+
+describe('sampleSentences: whole segments, with their groups', () => {
+  it('the reservoir pass keeps whole segments of 15 (a 40-sentence document has segments of 15, 15 and 10) and about `size` sentences', async () => {
+    const file = join(dir, 'long.jsonl');
+    writeFileSync(file, longDocs(0, 400, 40)); // 16,000 sentences, 1,200 segments
+    const s = await sampleSentences([file], JSONL, { size: 1000, seed: 4 });
+    expect(s.sampler).toBe('reservoir');
+    expect(s.sentences.length).toBeGreaterThanOrEqual(1000);
+    expect(s.sentences.length).toBeLessThan(1000 + SAMPLE_GROUP);
+    const groups = expectWholeSegments(s);
+    expect(groups).toBeGreaterThan(1000 / SAMPLE_GROUP - 1);
+    // Segments of every position: first, middle and last (short) ones.
+    const lines = new Set(s.sentences.map((x) => Number(/line (\d+)/.exec(x)![1])));
+    for (const k of [0, 15, 30, 39]) expect(lines.has(k)).toBe(true);
+    // Spread over the file.
+    const docs = s.sentences.map((x) => Number(/Doc (\d+)/.exec(x)![1]));
+    expect(Math.min(...docs)).toBeLessThan(40);
+    expect(Math.max(...docs)).toBeGreaterThan(360);
+    const again = await sampleSentences([file], JSONL, { size: 1000, seed: 4 });
+    expect(again.fingerprint).toBe(s.fingerprint);
+    expect(Array.from(again.groups)).toEqual(Array.from(s.groups));
+  });
+
+  it('one-sentence documents still give `size` sentences, each its own segment', async () => {
+    const file = join(dir, 'short.jsonl');
+    writeFileSync(file, longDocs(0, 3000, 1));
+    const s = await sampleSentences([file], JSONL, { size: 500, seed: 2 });
+    expect(s.sentences).toHaveLength(500);
+    expect(new Set(s.groups).size).toBe(500);
+  });
+
+  it('a seek draw takes one whole segment of the document it lands in', async () => {
+    const file = join(dir, 'long-seek.jsonl');
+    writeFileSync(file, longDocs(0, 4000, 40));
+    const s = await sampleSentences([file], JSONL, { size: 900, seed: 8, seekMinBytes: 0 });
+    expect(s.sampler).toBe('seek');
+    expect(s.sentences).toHaveLength(900);
+    expect(expectWholeSegments(s)).toBeLessThan(900 / 10 + 2);
+  });
+
+  it('the same sentences grouped otherwise have another fingerprint', async () => {
+    const file = join(dir, 'regroup.jsonl');
+    writeFileSync(file, longDocs(0, 100, 40));
+    const a = await sampleSentences([file], JSONL, { size: 5000, seed: 1 });
+    writeFileSync(file, longDocs(0, 100, 40).split('\n').filter(Boolean).map((l) => {
+      const t = (JSON.parse(l) as { text: string }).text.split(/(?<=\.) /);
+      return [JSON.stringify({ text: t.slice(0, 20).join(' ') }), JSON.stringify({ text: t.slice(20).join(' ') })].join('\n');
+    }).join('\n') + '\n');
+    const b = await sampleSentences([file], JSONL, { size: 5000, seed: 1 });
+    expect(b.sentences).toEqual(a.sentences); // every sentence, in order
+    expect(b.fingerprint).not.toBe(a.fingerprint);
   });
 });
