@@ -3,8 +3,8 @@
 // method costs its fit + scoring only). Measured as `tadpole eval` does: 15-sentence segments
 // within documents, the lowest-scoring 20% of sentences kept, the share of kept CHARACTERS
 // (UTF-8 bytes) from the in-domain source; the task is the spec's (capped at
-// maxTaskSentences, seeded), the general sample 5,000 mix sentences (seed + 1), exactly as
-// the eval draws them. Prints methods x mixes, mean and minimum.
+// maxTaskSentences, seeded), the general sample whole segments of the mix (seed + 1, with
+// their groups), exactly as the eval draws them. Prints methods x mixes, mean and minimum.
 //
 // usage: node scripts/research/suite.js METHOD...   (METHOD = name[:{"option":v}][@CUT])
 // CUT (segment-cut.js) is how a segment is scored from its sentences: the product's default
@@ -27,6 +27,7 @@ import { loadSpec } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
+import { sampleSentences } from '../../dist/io/sample.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
 import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
@@ -42,7 +43,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * with nothing to say it was stale.
  */
 const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
+  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
 
@@ -62,8 +63,9 @@ async function load(spec) {
   for await (const text of readSourceDocs(spec.task)) lines.push(JSON.stringify({ text }));
   writeFileSync(tf, lines.join('\n') + '\n');
   const task = await readSentences([tf], { ...READER, ...(spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {}) });
-  const general = await readSentences([mix.file], { ...READER, limit: 20000, seed: spec.seed + 1 });
-  const c = { labels: mix.labels, inIdx: mix.labels.indexOf(spec.inDomain), segs, sentences, task, general };
+  // The general sample as the eval and the filter draw it: whole segments, with their groups.
+  const sample = await sampleSentences([mix.file], READER, { size: 20000, seed: spec.seed + 1 });
+  const c = { labels: mix.labels, inIdx: mix.labels.indexOf(spec.inDomain), segs, sentences, task, general: sample.sentences, generalGroups: [...sample.groups] };
   writeFileSync(meta, JSON.stringify(c));
   return c;
 }
@@ -107,7 +109,17 @@ for (const name of names) {
     }
     c.segs = segs;
     c.sentences = sentences;
-    c.general = new Rng(spec.seed + 1).sample(sentences.length, Math.min(20000, sentences.length)).map((i) => sentences[i]);
+    // The general sample: whole segments in a seeded order, about 20,000 sentences.
+    const starts = [];
+    let pos = 0;
+    for (const sg of segs) { starts.push(pos); pos += sg[1]; }
+    const pick = new Rng(spec.seed + 1).shuffle(segs.map((_, i) => i));
+    c.general = [];
+    c.generalGroups = [];
+    for (const si of pick) {
+      if (c.general.length >= 20000) break;
+      for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
+    }
     spec.keep = p;
   }
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
@@ -117,7 +129,10 @@ for (const name of names) {
   c.alsoIdx = also ? c.labels.indexOf(also[1]) : -2;
   // The eval's general sample (spec.generalSample) unless GENERAL asks for more (fit's default is 20,000).
   const nGeneral = Number(process.env.GENERAL ?? spec.generalSample);
-  if (nGeneral < c.general.length) c.general = c.general.slice(0, nGeneral);
+  if (nGeneral < c.general.length) {
+    c.general = c.general.slice(0, nGeneral);
+    c.generalGroups = c.generalGroups.slice(0, nGeneral);
+  }
   const row = [];
   const calibIdx = c.general.length <= 2000 ? c.general.map((_, i) => i) : new Rng(spec.seed + 2).sample(c.general.length, 2000).sort((a, b) => a - b);
   const calib = calibIdx.map((i) => c.general[i]);
@@ -135,10 +150,14 @@ for (const name of names) {
       cache.set(m, r);
       return r;
     }
-    // gst:{...} group self-training (session 18): the general sample is drawn as whole
+    // gst:{...} the research form of self-training by segments (session 18; the product's
+    // default since: src/select/self-training.ts): the general sample is drawn as whole
     // segments of the mix; after each fit of BASE the sample's segments are ranked by their
     // length-weighted mean score and the top ones join the task side (expand*(round+1) of the
-    // sample's sentences), the rest stay general; BASE is refitted on that.
+    // sample's sentences), the rest stay general; BASE is refitted on that. The product's
+    // default already self-trains: give "options":{"rounds":0} to self-train it only here.
+    // anchor=q (tried, rejected): take the segments whose mean beats the q-quantile of
+    // held-out task sentences, at most cap of the sample.
     if (m.startsWith('gst:')) {
       const o = { rounds: 2, expand: 0.1, base: 'tadpole', options: {}, sample: 20000, keepTask: true, ...JSON.parse(m.slice(4)) };
       const starts = [];
@@ -194,7 +213,7 @@ for (const name of names) {
     }
     const [method, json] = m.split(/:(.*)/s);
     const options = json ? JSON.parse(json) : {};
-    const model = await fitModel({ method, task: c.task, general: c.general, seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
+    const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     const scorer = await openScorer(model);
     const scores = new Float64Array(c.sentences.length);
     for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);

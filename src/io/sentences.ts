@@ -62,7 +62,8 @@ export interface GroupedSentences {
 
 /**
  * A seeded sample of whole segments (`group` consecutive sentences of a document, counted from
- * its start, as the pipeline cuts segments), about `size` sentences in all, in input order.
+ * its start, as the pipeline cuts segments), `size` sentences in all (the last segment drawn
+ * may give only its first sentences), in input order.
  * Every segment draws a random key and the segments with the smallest keys are kept until
  * they hold `size` sentences (bottom-k over segments): uniform over segments, bounded memory
  * over any corpus, and a corpus of one-sentence documents still gives `size` sentences.
@@ -91,6 +92,9 @@ export async function readSentenceGroups(inputs: string[], opts: ReaderOptions &
       }
     }
   }
+  // Exactly `size`: the segment that would go next gives up its last sentences.
+  const last = heap.peek();
+  if (last && total > opts.size) last.sentences.length -= total - opts.size;
   const kept = heap.items().sort((a, b) => a.order - b.order);
   const sentences: string[] = [];
   const groups: number[] = [];

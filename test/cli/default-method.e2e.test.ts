@@ -15,10 +15,14 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier\+dsir:features=chars-folded:norm=mean/);
+      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=0\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=0\+dsir:features=chars-folded:norm=mean/);
+      expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.params.detector).toBe('auto');
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
+      // Self-trained by the sample's segments (drawn whole from the corpus), 5/10/15% of it.
+      expect(m.selector.state.selfTraining).toMatchObject({ rounds: 3, expand: 0.05, bySegments: true });
+      expect(m.selector.state.selfTraining.moved.map((r: { sentences: number }) => r.sentences / m.counts.generalSentences)).toEqual([expect.closeTo(0.05, 1), expect.closeTo(0.1, 1), expect.closeTo(0.15, 1)]);
       const out = join(dir, 'kept.jsonl');
       const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
       expect(f.code, f.stderr).toBe(0);
