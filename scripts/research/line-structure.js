@@ -4,7 +4,8 @@
 // Builds small labelled mixes from ../shared/corpora in which the in-domain source is
 // hard-wrapped or line-structured (30% of the characters, the rest near-domain and other
 // distractors), fits a method on held-out documents of the in-domain source (the task) with
-// a 5,000-sentence general sample drawn from the mix, scores every sentence, averages
+// a 5,000-sentence general sample drawn from the mix (whole segments, as the product draws
+// it; SAMPLE=sentences: single sentences), scores every sentence, averages
 // 15-sentence segments of one document (as `tadpole filter`), keeps the lowest-scoring 20%
 // of the BYTES and prints the share of kept characters that came from the in-domain source.
 // The same mix is segmented several ways (SPLITS=a,b,...; default all):
@@ -251,8 +252,32 @@ async function evaluate(mix, split, method) {
   const task = mix.task.flatMap((t) => sentencesOf(t, split(t)));
   const perDoc = mix.docs.map((d) => ({ l: d.l, spans: split(d.t), t: d.t }));
   const all = perDoc.flatMap((d) => sentencesOf(d.t, d.spans));
-  const general = shuffle(all.slice(), rng).slice(0, 5000);
-  const model = await fitModel({ method, task, general, seed: SEED, options: {} });
+  // The general sample as the product draws it (session 18): whole 15-sentence segments with
+  // their groups, about 5,000 sentences; SAMPLE=sentences for single sentences (before).
+  let general;
+  let generalGroups;
+  const SAMPLE_N = Number(process.env.GENERAL ?? 5000);
+  if (process.env.SAMPLE === "sentences") general = shuffle(all.slice(), rng).slice(0, SAMPLE_N);
+  else {
+    const segs = [];
+    let at = 0;
+    for (const d of perDoc) {
+      const n = d.spans.length / 2;
+      const b = segmentBounds(n, SEGMENT);
+      for (let x = 0; x < b.length; x += 2) segs.push([at + b[x], b[x + 1]]);
+      at += n;
+    }
+    general = [];
+    const g = [];
+    shuffle(segs, rng).some(([first, count], id) => {
+      for (let j = 0; j < count && general.length < SAMPLE_N; j++) { general.push(all[first + j]); g.push(id); }
+      return general.length >= SAMPLE_N;
+    });
+    generalGroups = Uint32Array.from(g);
+  }
+  // METHOD may carry options as JSON after a colon: tadpole:{"rounds":0}.
+  const [name, json] = method.split(/:(.*)/s);
+  const model = await fitModel({ method: name, task, general, ...(generalGroups ? { generalGroups } : {}), seed: SEED, options: json ? JSON.parse(json) : {} });
   const scorer = await openScorer(model);
   let scores = await scorer.score(all);
   if (process.env.PER_WORD) scores = scores.map((v, i) => v / Math.max(1, all[i].split(/\s+/).length));

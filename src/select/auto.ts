@@ -46,10 +46,13 @@ export const AUTO_DEFAULTS = {
    * seeds, no mix more than 0.6 points lower (fiction) (scripts/research/README.md, "DSIR
    * per n-gram").
    *
-   * The classifier's own self-training (per sentence) is off since session 18: the pair is
-   * self-trained by segments instead (self-training.ts), which holds at low prevalence.
+   * Since session 18 the pair is self-trained by segments (self-training.ts), and the
+   * classifier's own per-sentence self-training inside it moves 5% of the sample's sentences
+   * once (it moved 10%, then 20%): at 10% in-domain the larger moves drifted to other domains
+   * (bio 61.7% kept), and with none at all the tasks worded like their corpus lost 1-4 points
+   * (wiki 91.2 -> 89.3; scripts/research/README.md, "Self-training by segments").
    */
-  candidates: 'classifier:rounds=0+dsir:features=chars-folded:norm=mean',
+  candidates: 'classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean',
   /** Held-out share of task and general sentences for the AUROC. */
   holdout: 0.2,
   /** Below this best held-out AUROC the task is near random against the corpus: warn. */
@@ -195,7 +198,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=0+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b, rounds=0 for no self-training)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b, rounds=0 for no self-training)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

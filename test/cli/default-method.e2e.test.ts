@@ -15,7 +15,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=0\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=0\+dsir:features=chars-folded:norm=mean/);
+      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
       expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.params.detector).toBe('auto');

@@ -18,8 +18,8 @@ describe('component specs (name:key=value:...)', () => {
     expect(() => parseComponentSpec('dsir:features=')).toThrow(/not key=value/);
     expect(() => parseComponentSpec('dsir:=x')).toThrow(/not key=value/);
   });
-  it('the default candidate pairs the classifier (its own per-sentence self-training off) with DSIR on subword features', () => {
-    expect(AUTO_DEFAULTS.candidates).toBe('classifier:rounds=0+dsir:features=chars-folded:norm=mean');
+  it('the default candidate pairs the classifier (its own per-sentence self-training cut to one 5% move) with DSIR on subword features', () => {
+    expect(AUTO_DEFAULTS.candidates).toBe('classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean');
     expect(CLASSIFIER_DEFAULTS.features).toBe('chars-folded');
   });
 });
