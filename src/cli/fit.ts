@@ -40,13 +40,16 @@ const spec: CommandSpec = {
     ...embedderFlags,
   ],
   notes: `The default (no --method, no --detector) contrasts the task with general text: --general with a
-sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn), or nothing,
-and then a seeded sample of the corpus is drawn when you filter. It fits a logistic
-regression of task sentences against that sample (hashed word 1-2-grams and character 5-grams of
-each word, digits folded; two self-training rounds) and DSIR (models of the same hashed features
-in task and sample, scored per n-gram), scores by the mean of their z-scores, measures that on held-out
-task and corpus sentences (AUROC, printed), and warns when the task cannot be told from the
-corpus. A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
+sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn, in whole
+15-sentence segments), or nothing, and then a seeded sample of the corpus is drawn when you
+filter. It fits a logistic regression of task sentences against that sample (hashed word
+1-2-grams and character 5-grams of each word, digits folded) and DSIR (models of the same hashed
+features in task and sample, scored per n-gram), scores by the mean of their z-scores, measures
+that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
+told from the corpus. Then it self-trains: the sample's segments that score most task-like (5%,
+then 10%, then 15% of the sample) join the task side and the pair is fitted again, so it learns
+the corpus's own wording for the task's domain (--option rounds=0 turns this off; progress is
+printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
 

@@ -61,13 +61,21 @@ describe('self-training by segments', () => {
     expect(fits[2]!.task.slice(task.length)).toEqual([...general.slice(0, 8), ...general.slice(12, 16)]);
   });
 
-  it('without segments each sentence is its own, and a non-finite score is never moved', async () => {
+  it('without segments nothing is moved: one fit, and the log says why', async () => {
     const { fits, hooks } = wordOverlap();
-    const { record } = await selfTrain({ task, general, seed: 1, options: {} }, hooks, { rounds: 1, expand: 0.8 });
-    expect(record.bySegments).toBe(false);
-    expect(record.moved[0]!.sentences).toBe(record.moved[0]!.segments);
+    const log: string[] = [];
+    const { record } = await selfTrain({ task, general, seed: 1, options: {}, log: (l) => log.push(l) }, hooks, { rounds: 2, expand: 0.1 });
+    expect(record).toEqual({ rounds: 2, expand: 0.1, bySegments: false, moved: [] });
+    expect(fits).toHaveLength(1);
+    expect(log.join('\n')).toMatch(/self-training skipped: the general sample has no segments/);
+  });
+
+  it('a segment with a non-finite score is never moved', async () => {
+    const { fits, hooks } = wordOverlap();
+    await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {} }, hooks, { rounds: 1, expand: 0.95 });
     expect(fits[1]!.task).not.toContain('nan');
-    expect(fits[1]!.general.filter((s) => s === 'nan')).toHaveLength(6);
+    // Every finite segment moved (segments 0-3), the six with a 'nan' sentence stayed.
+    expect(fits[1]!.general).toHaveLength(24);
   });
 
   it('a segment mean weighs sentences by their length', () => {
