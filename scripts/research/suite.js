@@ -175,10 +175,27 @@ for (const name of names) {
       const seed = spec.seed + Number(process.env.FITSEED ?? 0);
       // anchor=q: the groups taken are those whose mean scores at or below the q-quantile of
       // held-out task sentences (scored by a fit without them), at most cap of the sample.
-      const heldIdx = new Set(o.anchor !== undefined ? new Rng(seed + 5).sample(c.task.length, Math.round(0.2 * c.task.length)) : []);
+      const useHeld = o.anchor !== undefined || o.trace;
+      const heldIdx = new Set(useHeld ? new Rng(seed + 5).sample(c.task.length, Math.round(0.2 * c.task.length)) : []);
       const taskTrain = c.task.filter((_, i) => !heldIdx.has(i));
       const taskHeld = c.task.filter((_, i) => heldIdx.has(i));
-      let model = await fitModel({ method: o.base, task: o.anchor !== undefined ? taskTrain : task, general, seed, options: o.options });
+      let model = await fitModel({ method: o.base, task: useHeld ? taskTrain : task, general, seed, options: o.options });
+      // trace: AUROC of held-out task sentences against the whole sample after each fit, and
+      // the in-domain share of the segments moved (a drift signal, research only).
+      const trace = async (label, movedGroups) => {
+        if (!o.trace) return;
+        const sc = await openScorer(model);
+        const a = await sc.score(taskHeld);
+        const b = await sc.score(gs);
+        await sc.dispose();
+        const all = [...a].map((x) => [x, 1]).concat([...b].map((x) => [x, 0])).sort((p, q) => p[0] - q[0]);
+        let rankSum = 0;
+        all.forEach(([, y], i) => { if (y) rankSum += i + 1; });
+        const auc = 1 - (rankSum - (a.length * (a.length + 1)) / 2) / (a.length * b.length);
+        const prec = movedGroups ? [...movedGroups].filter((g) => c.segs[g][0] === c.inIdx).length / Math.max(1, movedGroups.size) : NaN;
+        console.log(`  trace ${name} ${label}: held-out task AUROC ${auc.toFixed(4)}; moved segments in-domain ${(100 * prec).toFixed(1)}%`);
+      };
+      await trace('fit 0');
       let pos = [];
       for (let r = 0; r < o.rounds; r++) {
         const sc = await openScorer(model);
@@ -199,8 +216,9 @@ for (const name of names) {
         if (process.env.VERBOSE) console.error(`${name} ${m} round ${r}: ${n} of ${gs.length} sample sentences to the task side`);
         pos = gs.filter((_, i) => top.has(gg[i]));
         general = gs.filter((_, i) => !top.has(gg[i]));
-        task = o.keepTask ? [...(th && r + 1 < o.rounds ? taskTrain : c.task), ...pos] : pos;
+        task = o.keepTask ? [...((th && r + 1 < o.rounds) || o.trace ? taskTrain : c.task), ...pos] : pos;
         model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
+        await trace(`round ${r + 1}`, top);
       }
       const scorer = await openScorer(model);
       const scores = new Float64Array(c.sentences.length);
