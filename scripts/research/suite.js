@@ -220,18 +220,15 @@ for (const name of names) {
         model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
         await trace(`round ${r + 1}`, top);
       }
-      const scorer = await openScorer(model);
-      const scores = new Float64Array(c.sentences.length);
-      for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);
-      const cal = await scorer.score(calib);
-      await scorer.dispose();
-      const r = { scores, cal };
-      cache.set(m, r);
-      return r;
+      return scoreWith(m, model);
     }
     const [method, json] = m.split(/:(.*)/s);
     const options = json ? JSON.parse(json) : {};
     const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
+    return scoreWith(m, model);
+  }
+  /** Every mix sentence and the calibration sentences scored by `model`, cached under `m`. */
+  async function scoreWith(m, model) {
     const scorer = await openScorer(model);
     const scores = new Float64Array(c.sentences.length);
     for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);
