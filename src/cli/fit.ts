@@ -46,10 +46,12 @@ filter. It fits a logistic regression of task sentences against that sample (has
 1-2-grams and character 5-grams of each word, digits folded) and DSIR (models of the same hashed
 features in task and sample, scored per n-gram), scores by the mean of their z-scores, measures
 that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
-told from the corpus. Then it self-trains: the sample's segments that score most task-like (5%,
-then 10%, then 15% of the sample) join the task side and the pair is fitted again, so it learns
-the corpus's own wording for the task's domain (--option rounds=0 turns this off; progress is
-printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
+told from the corpus. Then it self-trains: the sample's segments that score most task-like (a
+quarter, a half, then three quarters of the share you will keep: 5%, 10%, 15% of the sample for
+--keep 0.2) join the task side and the pair is fitted again, so it learns the corpus's own
+wording for the task's domain. Without --general, filter sizes this by its --keep; with
+--general, give --option keep=SHARE if you will keep other than 20% (--option rounds=0 turns
+self-training off; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
 

@@ -51,7 +51,17 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
 export interface CompleteOptions {
   /** Filter-time embedder overrides (model folder, device, batch size). */
   embedder?: Partial<EmbedderSpec>;
+  /**
+   * The share the filter keeps: the default's self-training moves a quarter of it per round
+   * (select/self-training.ts), unless the fit named `keep` or `expand` itself.
+   */
+  keep?: number;
   log?: (line: string) => void;
+}
+
+/** Does this fit self-train by segments (auto, alone or as tadpole's default detector)? */
+export function selfTrains(method: string, options: Record<string, unknown>): boolean {
+  return method === 'auto' || (method === 'tadpole' && (options.detector ?? 'auto') === 'auto');
 }
 
 /**
@@ -74,6 +84,8 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     if (opts.embedder?.[k] !== undefined) (local as Record<string, unknown>)[k] = opts.embedder[k];
   }
   const embedder = named ? ({ ...named, ...local, kind: named.kind } as EmbedderSpec) : undefined;
+  const o = model.fit.options;
+  const options = opts.keep !== undefined && selfTrains(model.method, o) && o.keep === undefined && o.expand === undefined ? { ...o, keep: opts.keep } : o;
   const fitted = await fitModel({
     method: model.method,
     task: c.task,
@@ -81,7 +93,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     generalGroups: sample.groups,
     ...(embedder ? { embedder } : {}),
     seed: model.fit.seed,
-    options: model.fit.options,
+    options,
     taskFiles: model.counts.taskFiles,
     generalFiles: [],
     ...(opts.log ? { log: opts.log } : {}),

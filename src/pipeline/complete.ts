@@ -32,6 +32,8 @@ export interface CompleteFromCorpusOptions {
   log?: (line: string) => void;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
+  /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
+  keep?: number;
 }
 
 function mb(bytes: number): string {
@@ -60,7 +62,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs)} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
-  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.log ? { log: opts.log } : {}) });
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
 }
 

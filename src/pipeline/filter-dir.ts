@@ -83,7 +83,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
     const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
     // Completed once per run directory (kept there), so --resume scores with the same model.
-    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {

@@ -173,9 +173,12 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   };
   const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
   const rounds = intOpt(ctx.options, 'rounds', SELF_TRAINING_DEFAULTS.rounds, 0);
-  const expand = numOpt(ctx.options, 'expand', SELF_TRAINING_DEFAULTS.expand, (v) => v > 0 && v * Math.max(1, rounds) < 1);
+  // The share the user will keep sizes the moves (a quarter of it per round): filter passes
+  // its --keep when it completes a model; fit takes --option keep=SHARE.
+  const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
+  const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand }, state: { choice, selector, selfTraining: record } };
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, selector, selfTraining: record } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

@@ -146,6 +146,10 @@ describe('the default method without --general', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/completing tadpole from the corpus: 2000 sentences/);
     expect(bioShare(r.stdout)).toBeGreaterThan(0.9);
+    // The default self-trains by the sample's segments, a quarter of --keep per round (20%: 5% = 100 of 2000 sentences).
+    expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(1\d\d sentences\) taken as task text/);
+    const k = cli(['filter', '-m', m, corpus, '--keep', '0.4', '--stats', join(dir, 'keep40.json')]);
+    expect(k.stderr).toMatch(/self-training round 1: \d+ sample segments \(2\d\d sentences\) taken as task text/);
     // The task-only detector, named, fits at once and is not completed.
     const local = join(dir, 'local.json');
     const fit = cli(['fit', '--task', task, '--detector', 'task-knn', '-o', local]);

@@ -9,8 +9,13 @@ import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 const task = chemprotSentences(400);
 const news = corpusRecords('news-bbc/docs.jsonl.gz', 60).flatMap((r) => String(r.text).split(/(?<=\.)\s+/)).slice(0, 600);
 
+/** A sample whose segments are runs of 15 sentences, as io/sample.ts draws them. */
 function sampleOf(sentences: string[]): SentenceSample {
-  return { sentences, size: 1000, seed: 3, sampler: 'reservoir', bytesRead: 1, documents: 1, draws: 0, fingerprint: 'f00dfeedf00dfeed' };
+  return { sentences, groups: groupsOf(sentences), size: 1000, seed: 3, sampler: 'reservoir', bytesRead: 1, documents: 1, draws: 0, fingerprint: 'f00dfeedf00dfeed' };
+}
+
+function groupsOf(sentences: string[]): Uint32Array {
+  return Uint32Array.from(sentences, (_, i) => Math.floor(i / 15));
 }
 
 describe('completesFromCorpus', () => {
@@ -41,7 +46,7 @@ describe('deferFit + completeModel', () => {
     expect(done.completion?.task).toBeUndefined();
     expect(done.completion?.sample).toMatchObject({ fingerprint: 'f00dfeedf00dfeed', sentences: news.length, seed: 3, sampler: 'reservoir' });
     expect(done.counts.generalSentences).toBe(news.length);
-    const direct = await fitModel({ method, task, general: news, seed: 3, options: {} });
+    const direct = await fitModel({ method, task, general: news, generalGroups: groupsOf(news), seed: 3, options: {} });
     const probe = [...task.slice(0, 20), ...news.slice(0, 20)];
     const [a, b] = await Promise.all([openScorer(done), openScorer(direct)]);
     expect(Array.from(await a.score(probe))).toEqual(Array.from(await b.score(probe)));
@@ -51,6 +56,22 @@ describe('deferFit + completeModel', () => {
     expect(mean(s, 0, 20)).toBeLessThan(mean(s, 20, 40));
     await a.dispose();
     await b.dispose();
+  }, 60_000);
+
+  it('the share the filter keeps sizes the default\'s self-training; a keep or expand named at fit time wins; other methods are left alone', async () => {
+    const state = (m: Awaited<ReturnType<typeof completeModel>>) => m.selector as { params: Record<string, unknown>; state: { selfTraining: { moved: Array<{ sentences: number }> } } };
+    const byKeep = await completeModel(deferFit({ method: 'tadpole', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
+    expect(byKeep.fit.options).toEqual({ keep: 0.08 });
+    expect(state(byKeep).params).toMatchObject({ keep: 0.08, expand: 0.02 });
+    // Round 1 moves 2% of the sample in whole segments of 15.
+    const first = state(byKeep).state.selfTraining.moved[0]!.sentences;
+    expect(first).toBeGreaterThanOrEqual(0.02 * news.length);
+    expect(first).toBeLessThan(0.02 * news.length + 15);
+    const named = await completeModel(deferFit({ method: 'tadpole', task, seed: 3, options: { expand: 0.03 }, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
+    expect(named.fit.options).toEqual({ expand: 0.03 });
+    expect(state(named).params.expand).toBe(0.03);
+    const dsir = await completeModel(deferFit({ method: 'dsir', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
+    expect(dsir.fit.options).toEqual({});
   }, 60_000);
 
   it('refuses an empty sample and a model that does not wait', async () => {
