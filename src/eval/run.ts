@@ -168,7 +168,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const title = methodTitle(m);
       log(`${title}: fitting`);
       const t0 = performance.now();
-      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed });
+      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep });
       const fitSeconds = (performance.now() - t0) / 1000;
       let scored: Scored;
       try {
