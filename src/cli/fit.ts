@@ -3,7 +3,7 @@ import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
-import { completesFromCorpus, deferFit } from '../model/complete.js';
+import { completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
@@ -32,6 +32,7 @@ const spec: CommandSpec = {
     { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
     { name: 'k', type: 'int', arg: 'K', help: 'kNN-based detectors and knn-tapt: neighbours [default: 5]' },
+    { name: 'keep', type: 'number', arg: 'SHARE', help: 'The default: the share you will keep with filter, which sizes its self-training (a quarter of it per round) [default: 0.2 with --general; without it, the --keep filter is given]' },
     { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
@@ -50,7 +51,7 @@ told from the corpus. Then it self-trains: the sample's segments that score most
 quarter, a half, then three quarters of the share you will keep: 5%, 10%, 15% of the sample for
 --keep 0.2) join the task side and the pair is fitted again, so it learns the corpus's own
 wording for the task's domain. Without --general, filter sizes this by its --keep; with
---general, give --option keep=SHARE if you will keep other than 20% (--option rounds=0 turns
+--general, give --keep SHARE if you will keep other than 20% (--option rounds=0 turns
 self-training off; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
@@ -77,6 +78,12 @@ export const command: Command = {
     for (const [flag, key] of [['generalRatio', 'generalRatio'], ['trees', 'trees'], ['sampleSize', 'sampleSize'], ['k', 'k']] as const) {
       const v = num(args, flag);
       if (v !== undefined) options[key] = v;
+    }
+    const keep = num(args, 'keep');
+    if (keep !== undefined) {
+      if (!(keep > 0 && keep < 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be a share between 0 and 1, got ${keep}`);
+      if (!selfTrains(method, options)) throw new TadpoleError('TADPOLE_USAGE', `--keep sizes the self-training of the default (auto) fit only; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not self-train`);
+      options.keep = keep;
     }
     for (const kv of list(args, 'option')) {
       const eq = kv.indexOf('=');

@@ -150,6 +150,14 @@ describe('the default method without --general', () => {
     expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(1\d\d sentences\) taken as task text/);
     const k = cli(['filter', '-m', m, corpus, '--keep', '0.4', '--stats', join(dir, 'keep40.json')]);
     expect(k.stderr).toMatch(/self-training round 1: \d+ sample segments \(2\d\d sentences\) taken as task text/);
+    // fit --keep sizes the moves when the sample is given now; a detector that does not self-train refuses it.
+    const k10 = join(dir, 'keep10.json');
+    const f10 = cli(['fit', '--task', task, '--general', corpus, '--general-sample', '2000', '--keep', '0.1', '-o', k10]);
+    expect(f10.code, f10.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(k10, 'utf8')).selector.params).toMatchObject({ keep: 0.1, expand: 0.025 });
+    const bad = cli(['fit', '--task', task, '--detector', 'iforest', '--keep', '0.1', '-o', join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--keep sizes the self-training of the default \(auto\) fit only; tadpole --detector iforest does not self-train/);
     // The task-only detector, named, fits at once and is not completed.
     const local = join(dir, 'local.json');
     const fit = cli(['fit', '--task', task, '--detector', 'task-knn', '-o', local]);
