@@ -1,7 +1,7 @@
 import { readSentences } from '../io/sentences.js';
 import { sampleSentences } from '../io/sample.js';
 import type { ReaderOptions } from '../io/documents.js';
-import { selfTrains } from '../model/complete.js';
+import { optionsWithKeep } from '../model/complete.js';
 import { fitModel } from '../model/fit.js';
 import { segmentScores } from '../pipeline/segments.js';
 import { openScoring } from '../pipeline/scoring.js';
@@ -19,10 +19,8 @@ export function defaultEngineWith(workers: number): EvalEngine {
 
 async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Parameters<EvalEngine['openScorer']>[1]) {
   const embedder: EmbedderSpec | undefined = method.embedder ? { ...method.embedder } : undefined;
-  // The share kept sizes the default's self-training, as `tadpole filter` does when it
-  // completes a model (model/complete.ts).
-  const o = method.options ?? {};
-  const options = fit.keep !== undefined && selfTrains(method.name, o) && o.keep === undefined && o.expand === undefined ? { ...o, keep: fit.keep } : o;
+  // The share kept sizes the default's self-training, as when `tadpole filter` completes a model.
+  const options = optionsWithKeep(method.name, method.options ?? {}, fit.keep);
   return fitModel({
     method: method.name,
     task: fit.task,

@@ -65,6 +65,16 @@ export function selfTrains(method: string, options: Record<string, unknown>): bo
 }
 
 /**
+ * The fit options with the share to keep added, which sizes the self-training (filter's
+ * --keep, an eval spec's keep); unchanged for a method that does not self-train, or a fit
+ * that named `keep` or `expand` itself.
+ */
+export function optionsWithKeep(method: string, options: Record<string, unknown>, keep: number | undefined): Record<string, unknown> {
+  if (keep === undefined || !selfTrains(method, options) || options.keep !== undefined || options.expand !== undefined) return options;
+  return { ...options, keep };
+}
+
+/**
  * The method's own fit, re-run on the stored task sentences with `sample` as the general
  * sample (same method, options and seed). The completed model records the sample's
  * fingerprint and drops the task sentences.
@@ -84,8 +94,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     if (opts.embedder?.[k] !== undefined) (local as Record<string, unknown>)[k] = opts.embedder[k];
   }
   const embedder = named ? ({ ...named, ...local, kind: named.kind } as EmbedderSpec) : undefined;
-  const o = model.fit.options;
-  const options = opts.keep !== undefined && selfTrains(model.method, o) && o.keep === undefined && o.expand === undefined ? { ...o, keep: opts.keep } : o;
+  const options = optionsWithKeep(model.method, model.fit.options, opts.keep);
   const fitted = await fitModel({
     method: model.method,
     task: c.task,

@@ -174,7 +174,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
   const rounds = intOpt(ctx.options, 'rounds', SELF_TRAINING_DEFAULTS.rounds, 0);
   // The share the user will keep sizes the moves (a quarter of it per round): filter passes
-  // its --keep when it completes a model; fit takes --option keep=SHARE.
+  // its --keep when it completes a model; fit takes --keep SHARE.
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
