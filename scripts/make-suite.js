@@ -96,6 +96,11 @@ function heldOutTask(label, every) {
   return { ...fs, split: { every, part: 'held-out' }, splitOf: every };
 }
 
+/** Brown corpus samples of these genre codes, POS tags stripped and detokenised. */
+function brownTask(genres) {
+  return { files: [`${C}mixed-brown-corpus/docs.jsonl.gz`], format: 'jsonl-text', field: 'tagged_text', where: { field: 'genre_code', in: genres }, normalize: ['strip-pos-tags', 'detokenize'], dedupe: true };
+}
+
 const suite = [
   spec('bio-chemprot', 'Bio task (ChemProt) against medical leaflets (near-domain), cs, news, finance, forum.', 'bio',
     { files: [`${C}task-chemprot/train.jsonl.gz`, `${C}task-chemprot/dev.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-markers'], dedupe: true },
@@ -130,7 +135,28 @@ const suite = [
   spec('wiki-wikitext', 'Wiki task (wikitext-2 valid articles) against news, speeches, fiction, cs (the mix holds the test articles).', 'wiki',
     { files: [`${C}wiki-wikitext2/wiki.valid.tokens.gz`], format: 'wikitext', normalize: ['strip-unk', 'detokenize'] },
     { wiki: 0.25, news: 0.25, speech: 0.15, fiction: 0.15, cs: 0.1, forum: 0.1 }),
+  // Transfer mixes (session 19): the task comes from another dataset, era or register than
+  // the mix's in-domain text, as in held-out mixes built from text that is not in ../shared.
+  spec('news-brown', 'Transfer: 1961 American press reportage (Brown corpus genre a) as the task, 2004-05 BBC and ABC news in the mix, against political speeches (near-domain), wiki, fiction, forum, reviews.', 'news',
+    brownTask(['a']),
+    { news: 0.3, speech: 0.15, wiki: 0.15, fiction: 0.1, forum: 0.15, reviews: 0.15 }),
+  spec('fiction-brown', 'Transfer: 1961 American fiction (Brown corpus genres k-r) as the task, hard-wrapped Gutenberg books in the mix, against movie reviews (near-domain: plots retold), speeches, wiki, news, forum.', 'fiction',
+    brownTask(['k', 'l', 'm', 'n', 'p', 'r']),
+    { fiction: 0.3, reviews: 0.2, speech: 0.1, wiki: 0.15, news: 0.1, forum: 0.15 }),
+  spec('bio-rct', 'Transfer: RCT abstracts (EBM-NLP PICO, detokenised) as the task, OHSUMED, PubMedQA and Hallmarks abstracts in the mix, against patient leaflets (near-domain), cs, news, forum, wiki.', 'bio',
+    { files: [`${C}bio-scibert-ner-abstracts/docs.jsonl.gz`], format: 'jsonl-sentences', where: { field: 'dataset', in: ['EBM-NLP-PICO'] }, normalize: ['detokenize'], dedupe: true },
+    { bio: 0.3, medical: 0.15, cs: 0.15, news: 0.15, forum: 0.1, wiki: 0.15 }),
 ];
+// A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
+// tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
+// classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
+const wiki = suite.find((s) => s.name === 'suite-wiki-wikitext');
+suite.push({
+  ...wiki,
+  name: 'suite-wiki-raw',
+  description: 'Format trap: the wiki mix, its wiki text left as wikitext-2 has it (tokenised, <unk> placeholders), the task clean (wikitext-2 valid, detokenised).',
+  sources: wiki.sources.map(({ normalize, ...s }) => (s.label === 'wiki' ? { ...s, note: 'wikitext-2 test split, NOT normalised: " @-@ ", " , ", "<unk>".' } : { ...s, normalize })),
+});
 
 mkdirSync('corpora/suite', { recursive: true });
 for (const s of suite) writeFileSync(`corpora/suite/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');

@@ -17,7 +17,7 @@
 // The last lines give leave-one-domain-out over the methods listed (as `tadpole eval` does).
 // env ALSO=MIX:LABEL[,...] counts LABEL as in-domain too on MIX (see below); OUT=file.json writes the table as JSON; FITSEED=k adds k to every fit's seed (SGD
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
-// env: SPECS=bio-chemprot,cs-aclarc (default: all of corpora/suite); GENERAL=20000 (general
+// env: SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -83,10 +83,11 @@ function keptCharShare(scores, c, keep, cut) {
 }
 
 const methods = process.argv.slice(2);
-const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(join(ROOT, 'corpora/suite')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
+const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(SUITE_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 const results = methods.map(() => []);
 for (const name of names) {
-  const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
+  const spec = await loadSpec(join(SUITE_DIR, `${name}.json`));
   const c = await load(spec);
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
