@@ -17,7 +17,7 @@
 // The last lines give leave-one-domain-out over the methods listed (as `tadpole eval` does).
 // env ALSO=MIX:LABEL[,...] counts LABEL as in-domain too on MIX (see below); OUT=file.json writes the table as JSON; FITSEED=k adds k to every fit's seed (SGD
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
-// env: SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
+// env: RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -88,6 +88,10 @@ const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(SUI
 const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(SUITE_DIR, `${name}.json`));
+  // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
+  // in-domain sources left raw, the task normalised (session 19, the format trap).
+  if (process.env.RAW === 'task') delete spec.task.normalize;
+  if (process.env.RAW === 'corpus') for (const s of spec.sources) if (s.label === spec.inDomain) delete s.normalize;
   const c = await load(spec);
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
