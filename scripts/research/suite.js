@@ -89,9 +89,12 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(SUITE_DIR, `${name}.json`));
   // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
-  // in-domain sources left raw, the task normalised (session 19, the format trap).
+  // in-domain sources left raw, the task normalised (session 19, the format trap); RAW=others:
+  // the task and every other source raw; RAW=label:L: the sources labelled L raw.
   if (process.env.RAW === 'task') delete spec.task.normalize;
   if (process.env.RAW === 'corpus') for (const s of spec.sources) if (s.label === spec.inDomain) delete s.normalize;
+  if (process.env.RAW?.startsWith('label:')) for (const s of spec.sources) if (s.label === process.env.RAW.slice(6)) delete s.normalize;
+  if (process.env.RAW === 'others') { delete spec.task.normalize; for (const s of spec.sources) if (s.label !== spec.inDomain) delete s.normalize; }
   const c = await load(spec);
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
