@@ -51,7 +51,7 @@ export const CLASSIFIER_DEFAULTS = {
    * classifier alone kept 4.8% in-domain text and the default 66.0%. The most negative
    * weight of a real feature on the other suite mixes was 29-61 RMS, the trap's 111; at 48
    * every other mix keeps exactly what it kept, at 25-30% and 10% in-domain, and the trap
-   * 81.4% (scripts/research/README.md, "A floor under the classifier's weights").
+   * 81.4% (scripts/research/README.md, "Transfer mixes and a format trap").
    */
   weightFloor: 48,
 } as const;
