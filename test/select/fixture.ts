@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Rng } from '../../src/core/rng.js';
+import { join } from 'node:path';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
+import { loadSpec, type EvalSpec } from '../../src/eval/spec.js';
 
 export const HAVE_SHARED = sharedDir() !== undefined;
 
@@ -66,4 +68,10 @@ export async function scoreInBatches(score: (s: string[]) => Promise<Float64Arra
   const out = new Float64Array(sentences.length);
   for (let i = 0; i < sentences.length; i += batch) out.set(await score(sentences.slice(i, i + batch)), i);
   return out;
+}
+
+/** A suite spec (corpora/suite/NAME.json) cut down for tests: a 600 kB mix, 1,500 task sentences, an 8,000-sentence general sample. */
+export async function smallSuiteSpec(name: string, methods: EvalSpec['methods']): Promise<EvalSpec> {
+  const spec = await loadSpec(join(process.cwd(), 'corpora/suite', `${name}.json`));
+  return { ...spec, mixBytes: 600_000, maxTaskSentences: 1500, generalSample: 8000, methods };
 }

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { defaultEngine } from '../../src/eval/engine-default.js';
 import { runEval } from '../../src/eval/run.js';
-import { loadSpec } from '../../src/eval/spec.js';
 import { segmentMeans, selfTrain } from '../../src/select/self-training.js';
 import type { SelectorJSON, SentenceScorer } from '../../src/select/selector.js';
+import { smallSuiteSpec } from './fixture.js';
 
 /**
  * A stand-in method: a sentence scores minus the share of its words that occur in the task
@@ -86,14 +85,10 @@ describe('self-training by segments', () => {
 
 describe.skipIf(!sharedDir())('self-training on real text (finance: PhraseBank task, a smaller suite mix)', () => {
   it('the default keeps far more of the corpus finance text with self-training than without', async () => {
-    const spec = await loadSpec(join(process.cwd(), 'corpora/suite/finance-phrasebank.json'));
-    spec.mixBytes = 600_000;
-    spec.maxTaskSentences = 1500;
-    spec.generalSample = 8000;
-    spec.methods = [
+    const spec = await smallSuiteSpec('finance-phrasebank', [
       { name: 'tadpole', title: 'self-trained' },
       { name: 'tadpole', title: 'plain', options: { rounds: 0 } },
-    ];
+    ]);
     const r = await runEval(spec, { engine: defaultEngine });
     const [trained, plain] = r.methods.map((m) => m.precisionChars);
     // Measured: 0.941 against 0.691 (seed 42).
