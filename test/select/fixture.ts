@@ -1,8 +1,8 @@
 /** A small real mix for the selector tests: bio (held-out ChemProt) vs news (BBC), ChemProt as the task. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Rng } from '../../src/core/rng.js';
-import { join } from 'node:path';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
 import { loadSpec, type EvalSpec } from '../../src/eval/spec.js';
 
