@@ -21,20 +21,22 @@ function measuredResult(args, status, stderr, seconds) {
   return { seconds, maxRssMb: m ? Number(m[1]) / 1024 : NaN, cpuSeconds: cpu ? Number(cpu[1]) / 1e6 : NaN, stderr };
 }
 
-export function runMeasured(args) {
+export function runMeasured(args, cpus) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', measuredWrapper(args)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const [cmd, argv] = pinned(cpus, [process.execPath, '--input-type=module', '-e', measuredWrapper(args)]);
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
   return measuredResult(args, r.status, r.stderr, (performance.now() - t) / 1000);
 }
 
 /** Several tadpole commands at once, as separate processes: the wall time until the last ends, and each one's figures. */
-export async function runMeasuredTogether(argLists) {
+export async function runMeasuredTogether(argLists, cpuLists = []) {
   const t = performance.now();
   const runs = await Promise.all(
     argLists.map(
-      (args) =>
+      (args, i) =>
         new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, ['--input-type=module', '-e', measuredWrapper(args)], { stdio: ['ignore', 'ignore', 'pipe'] });
+          const [cmd, argv] = pinned(cpuLists[i], [process.execPath, '--input-type=module', '-e', measuredWrapper(args)]);
+          const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
           let stderr = '';
           child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
           child.on('error', reject);
@@ -49,6 +51,20 @@ export async function runMeasuredTogether(argLists) {
     ),
   );
   return { seconds: (performance.now() - t) / 1000, runs };
+}
+
+/**
+ * Whether processes can be pinned to CPUs here (util-linux's taskset): a process pinned to
+ * one CPU runs its garbage collector and compiler threads on that CPU too, as each thread of
+ * a busy --workers N run must, while an unpinned one borrows an idle core for them.
+ */
+export const canPin = process.platform === 'linux' && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** The command and its arguments, run under `taskset -c CPUS` when CPUS is given. */
+function pinned(cpus, [cmd, ...argv]) {
+  if (cpus === undefined) return [cmd, argv];
+  if (!canPin) throw new Error('taskset is not available to pin a run to CPUs');
+  return ['taskset', ['-c', String(cpus), cmd, ...argv]];
 }
 
 export function benchDir() {

@@ -3,6 +3,10 @@
 // With 2 or more cores it also runs 2 threads with one reader (--input-ranges off, the pool's
 // batches, what gzip and stdin get) and two separate --workers 1 processes on the two halves
 // of the input side by side (what the machine gives two pipelines that share nothing).
+// Where taskset can pin processes (Linux), it also runs --workers 1 pinned to one CPU, the
+// one-core baseline: unpinned, a lone thread borrows the idle core for V8's collector and
+// compiler threads, which the threads of --workers N cannot, and two pinned processes side by
+// side show what two CPUs give when neither can borrow from the other.
 // BENCH_WORKERS_MB=240 (random) and BENCH_WORKERS_DEFAULT_MB=240 (default method) set the sizes:
 // each thread JIT-compiles the pipeline for itself (about 0.6 s of CPU, measured with perf), which
 // on a 30 MB input was a fifth of the run; users filter gigabytes, so the bench measures the
@@ -12,7 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { readDocuments } from '../../dist/io/documents.js';
 import { makeCorpus } from '../make-corpus.js';
-import { benchDir, fitBenchModel, runMeasured, runMeasuredTogether } from './e2e.js';
+import { benchDir, canPin, fitBenchModel, runMeasured, runMeasuredTogether } from './e2e.js';
 
 /** Seconds to read the file into documents (JSON parsed), the floor of any pass. */
 async function bareRead(path) {
@@ -58,6 +62,7 @@ export async function benchWorkers() {
     console.log(`workers.${label}: ${size.toFixed(0)} MB JSONL; bare read ${(size / read).toFixed(1)} MB/s`);
     let reference;
     let one;
+    const rates = new Map();
     for (const n of counts) {
       const out = join(dir, `kept-workers-${label}-${n}.jsonl`);
       const stats = join(dir, `stats-workers-${label}-${n}.json`);
@@ -68,6 +73,7 @@ export async function benchWorkers() {
       const s = JSON.parse(readFileSync(stats, 'utf8'));
       const mbps = size / r.seconds;
       one ??= mbps;
+      rates.set(n, mbps);
       console.log(
         `workers.${label}[${n}]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker; ${(mbps / (size / read)).toFixed(3)} of the bare read), ` +
           `${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${s.ranges ? `${s.ranges} input ranges` : 'one reader'}, output identical`,
@@ -90,6 +96,22 @@ export async function benchWorkers() {
       const mbps = size / t.seconds;
       const cpu = t.runs.reduce((a, r) => a + r.cpuSeconds, 0);
       console.log(`workers.${label}[2 processes]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / cpu).toFixed(1)} MB per CPU-second: each half of the input filtered by its own --workers 1 process, side by side (the machine's own ceiling for two threads)`);
+      rates.set('processes', mbps);
+    }
+    if (all >= 2 && canPin) {
+      // An unpinned --workers 1 borrows an idle core for V8's collector and compiler threads;
+      // pinned to one CPU it gets one core's worth, as each thread of --workers N does.
+      const out = join(dir, `kept-workers-${label}-pinned.jsonl`);
+      const r = runMeasured(['filter', '-m', model, corpus, '-o', out, '-q', '--workers', '1'], 0);
+      if (!readFileSync(out).equals(reference)) throw new Error(`${label}: the pinned run's output differs`);
+      const pinned = size / r.seconds;
+      const halves = halvesOf(corpus);
+      const t = await runMeasuredTogether(halves.map((h, i) => ['filter', '-m', model, h, '-o', join(dir, `kept-workers-${label}-half-${i}.jsonl`), '-q', '--workers', '1']), [0, 1]);
+      const both = size / t.seconds;
+      console.log(
+        `workers.${label}[1, pinned to one CPU]: ${pinned.toFixed(2)} MB/s (${(pinned / one).toFixed(2)}x of 1 worker unpinned); against it: ` +
+          `--workers 2 ${(rates.get(2) / pinned).toFixed(2)}x, 2 processes ${(rates.get('processes') / pinned).toFixed(2)}x, 2 processes pinned one per CPU ${(both / pinned).toFixed(2)}x (${both.toFixed(2)} MB/s)`,
+      );
     }
   }
   console.log(`workers: load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
