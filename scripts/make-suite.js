@@ -147,6 +147,15 @@ const suite = [
     { files: [`${C}bio-scibert-ner-abstracts/docs.jsonl.gz`], format: 'jsonl-sentences', where: { field: 'dataset', in: ['EBM-NLP-PICO'] }, normalize: ['detokenize'], dedupe: true },
     { bio: 0.3, medical: 0.15, cs: 0.15, news: 0.15, forum: 0.1, wiki: 0.15 }),
 ];
+// Beyond the suite (session 20): mixes on which no method measured keeps clearly more
+// in-domain text than random, kept runnable (`tadpole eval corpora/suite-hard/*.json`) but not used to
+// choose the default: a mix that no candidate ranks above chance cannot tell candidates apart,
+// and would favour whichever is closest to random.
+const hard = [
+  spec('reviews-brown', 'Transfer beyond reach: 1961 American press reviews of books, plays, music and dance (Brown corpus genre c) as the task, movie reviews of the late 1990s in the mix, against BBC/ABC news (near-domain: its entertainment stories), fiction, wiki, forum, speeches.', 'reviews',
+    brownTask(['c']),
+    { reviews: 0.3, news: 0.2, fiction: 0.15, wiki: 0.15, forum: 0.1, speech: 0.1 }),
+];
 // A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
 // tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
 // classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
@@ -158,6 +167,8 @@ suite.push({
   sources: wiki.sources.map(({ normalize, ...s }) => (s.label === 'wiki' ? { ...s, note: 'wikitext-2 test split, NOT normalised: " @-@ ", " , ", "<unk>".' } : { ...s, normalize })),
 });
 
-mkdirSync('corpora/suite', { recursive: true });
-for (const s of suite) writeFileSync(`corpora/suite/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
-console.log(`wrote ${suite.length} specs to corpora/suite/`);
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard]]) {
+  mkdirSync(dir, { recursive: true });
+  for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
+  console.log(`wrote ${specs.length} specs to ${dir}/`);
+}

@@ -238,6 +238,39 @@ for (const name of names) {
     return scoreWith(m, model);
   }
   /** Every mix sentence and the calibration sentences scored by `model`, cached under `m`. */
+  // COVER=1 (session 20): does the kept text look as task-like as the task itself? AUROC of
+  // task sentences against the kept mix sentences (0.5: kept text as task-like as the task;
+  // 1: every task sentence more task-like than any kept one): held out (20% of the task, a
+  // refit on the rest) and in-sample (the method's own fit, the whole task).
+  async function coverage(method, scores, cut) {
+    const kept = keptSegments(scores, c.segs, spec.keep, cut, c.lens);
+    const keptScores = [];
+    let at = 0;
+    c.segs.forEach(([, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) keptScores.push(scores[at + j]); at += n; });
+    const auc = (a, b) => {
+      const all = [...a].map((x) => [x, 1]).concat([...b].map((x) => [x, 0])).sort((p, q) => p[0] - q[0]);
+      let rankSum = 0;
+      all.forEach(([, y], i) => { if (y) rankSum += i + 1; });
+      return 1 - (rankSum - (a.length * (a.length + 1)) / 2) / (a.length * b.length);
+    };
+    const seed = spec.seed + Number(process.env.FITSEED ?? 0);
+    const held = new Set(new Rng(seed + 5).sample(c.task.length, Math.round(0.2 * c.task.length)));
+    const model = await fitModel({ method, task: c.task.filter((_, i) => !held.has(i)), general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed, options: {} });
+    const sc = await openScorer(model);
+    const heldScores = await sc.score(c.task.filter((_, i) => held.has(i)));
+    const mixScores = new Float64Array(c.sentences.length);
+    for (let i = 0; i < c.sentences.length; i += 4096) mixScores.set(await sc.score(c.sentences.slice(i, i + 4096)), i);
+    await sc.dispose();
+    const keptHeld = [];
+    at = 0;
+    const kept2 = keptSegments(mixScores, c.segs, spec.keep, cut, c.lens);
+    c.segs.forEach(([, n], i) => { if (kept2[i]) for (let j = 0; j < n; j++) keptHeld.push(mixScores[at + j]); at += n; });
+    const full = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed, options: {} });
+    const fs = await openScorer(full);
+    const taskIn = await fs.score(c.task);
+    await fs.dispose();
+    console.log(`  cover ${name} ${method}: held-out task vs kept ${auc(heldScores, keptHeld).toFixed(3)}, vs whole mix ${auc(heldScores, mixScores).toFixed(3)}; in-sample task vs kept ${auc(taskIn, keptScores).toFixed(3)}`);
+  }
   async function scoreWith(m, model) {
     const scorer = await openScorer(model);
     const scores = new Float64Array(c.sentences.length);
@@ -292,6 +325,7 @@ for (const name of names) {
       c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); all += bytes; } });
       console.log(`  ${name} ${m} kept: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / all).toFixed(1)}`).join(', ')}`);
     }
+    if (process.env.COVER && !sm.includes(':')) await coverage(sm, scores, cut);
     row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
   }
   console.log(`${name}: ${row.join(' | ')}`);

@@ -9,18 +9,23 @@ function grid(rows: string[][], rightFrom: number): string {
     .join('\n');
 }
 
-/** The Figure 5 table: methods × sources kept share, then precision, recall, seconds. */
+/**
+ * The Figure 5 table: methods × sources kept share (of sentences, the paper's measure), then
+ * precision, the in-domain share of the kept characters (the selection suite's measure, which
+ * a single spec's table would otherwise hide), recall, seconds.
+ */
 export function formatTable(r: EvalResult): string {
   const head = [
     `${r.spec}: keep ${pct(r.keep)} of sentences, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
     `task: ${r.taskSentences} sentences; general sample: ${r.generalSentences} sentences`,
+    `per source: share of the kept sentences; precision: ${r.inDomain} share of the kept sentences; chars: of the kept characters (the suite's measure); recall: share of ${r.inDomain} sentences kept`,
     '',
   ];
-  const rows: string[][] = [['method', ...r.labels, 'precision', 'recall', 'seconds']];
+  const rows: string[][] = [['method', ...r.labels, 'precision', 'chars', 'recall', 'seconds']];
   const mixTotal = r.mix.reduce((a, m) => a + m.sentences, 0);
-  rows.push(['(mix)', ...r.mix.map((m) => pct(m.share)), '', '', '']);
+  rows.push(['(mix)', ...r.mix.map((m) => pct(m.share)), '', '', '', '']);
   for (const m of r.methods) {
-    rows.push([m.name, ...r.labels.map((l) => pct(m.kept_share[l] ?? 0)), pct(m.precision), pct(m.recall), m.seconds.toFixed(1)]);
+    rows.push([m.name, ...r.labels.map((l) => pct(m.kept_share[l] ?? 0)), pct(m.precision), pct(m.precisionChars), pct(m.recall), m.seconds.toFixed(1)]);
   }
   const mixLine = `mix: ${mixTotal} sentences in ${r.mix.reduce((a, m) => a + m.docs, 0)} documents (${r.mix.map((m) => `${m.label} ${m.sentences}`).join(', ')})`;
   return [...head, grid(rows, 1), '', mixLine].join('\n') + '\n';

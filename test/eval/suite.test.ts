@@ -86,7 +86,9 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
     const labels = new Set(files.map((f) => JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')).inDomain));
     expect(labels.size).toBeGreaterThanOrEqual(8);
   });
-  for (const f of files) {
+  // corpora/suite-hard: mixes beyond every method measured, kept runnable beside the suite.
+  const hard = readdirSync(join(root, 'corpora/suite-hard')).filter((f) => f.endsWith('.json')).map((f) => `../suite-hard/${f}`);
+  for (const f of [...files, ...hard]) {
     it(`${f} is valid, names existing files, and puts 20-40% of the bytes in-domain`, () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
       for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);

@@ -20,7 +20,7 @@ function result(): EvalResult {
     taskSentences: 10,
     generalSentences: 20,
     methods: [
-      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, precisionChars: 0.9, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
+      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, precisionChars: 0.93, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
       { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, precisionChars: 0.4, recall: 0.2, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist },
     ],
   };
@@ -45,9 +45,11 @@ describe('renderReport', () => {
 });
 
 describe('table and JSON', () => {
-  it('the table has a row per method with precision, recall and seconds', () => {
+  it('the table has a row per method with precision, the in-domain share of kept characters, recall and seconds', () => {
     const t = formatTable(result());
-    expect(t).toMatch(/tadpole\[hash\]\s+10\.0%\s+90\.0%\s+90\.0%\s+45\.0%\s+1\.5/);
+    expect(t).toMatch(/tadpole\[hash\]\s+10\.0%\s+90\.0%\s+90\.0%\s+93\.0%\s+45\.0%\s+1\.5/);
+    expect(t).toMatch(/method\s+news\s+bio\s+precision\s+chars\s+recall\s+seconds/);
+    expect(t).toContain('chars: of the kept characters');
     expect(t).toMatch(/\(mix\)\s+60\.0%\s+40\.0%/);
   });
   it('the JSON has the documented method keys', () => {
