@@ -133,6 +133,15 @@ for (const name of names) {
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
   if (process.env.TASK) c.task = new Rng(spec.seed + 9).sample(c.task.length, Math.min(c.task.length, Number(process.env.TASK))).sort((a, b) => a - b).map((i) => c.task[i]);
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
+  // MARKUP=skip (session 20): what features that skip markup tags and placeholders (<unk>,
+  // <p>, </b>, [UNK]) would do, simulated by blanking them in every sentence a method sees
+  // (the segment weights keep the original lengths).
+  if (process.env.MARKUP === 'skip') {
+    const strip = (t) => t.replace(/<\/?[A-Za-z][\w-]{0,20}(?:\s[^<>]{0,200})?\/?>|\[(?:UNK|MASK|PAD|CLS|SEP)\]/g, ' ');
+    c.task = c.task.map(strip);
+    c.general = c.general.map(strip);
+    c.sentences = c.sentences.map(strip);
+  }
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
