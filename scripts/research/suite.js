@@ -17,6 +17,8 @@
 // The last lines give leave-one-domain-out over the methods listed (as `tadpole eval` does).
 // env ALSO=MIX:LABEL[,...] counts LABEL as in-domain too on MIX (see below); OUT=file.json writes the table as JSON; FITSEED=k adds k to every fit's seed (SGD
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
+// env COVER=1 prints how task-like the kept text is against the task itself (AUROC; session
+// 20); MARKUP=skip blanks tags and placeholders in every sentence a method sees (session 20).
 // env: TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 import { createHash } from 'node:crypto';
@@ -246,7 +248,6 @@ for (const name of names) {
     const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     return scoreWith(m, model);
   }
-  /** Every mix sentence and the calibration sentences scored by `model`, cached under `m`. */
   // COVER=1 (session 20): does the kept text look as task-like as the task itself? AUROC of
   // task sentences against the kept mix sentences (0.5: kept text as task-like as the task;
   // 1: every task sentence more task-like than any kept one): held out (20% of the task, a
@@ -280,6 +281,7 @@ for (const name of names) {
     await fs.dispose();
     console.log(`  cover ${name} ${method}: held-out task vs kept ${auc(heldScores, keptHeld).toFixed(3)}, vs whole mix ${auc(heldScores, mixScores).toFixed(3)}; in-sample task vs kept ${auc(taskIn, keptScores).toFixed(3)}`);
   }
+  /** Every mix sentence and the calibration sentences scored by `model`, cached under `m`. */
   async function scoreWith(m, model) {
     const scorer = await openScorer(model);
     const scores = new Float64Array(c.sentences.length);
