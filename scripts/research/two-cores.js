@@ -5,15 +5,17 @@
 // alone, the ceiling of `filter --workers 2` on this machine is the machine's, not the pool's.
 //
 // usage: node scripts/research/two-cores.js [alone|processes|threads|all]   (default all)
-// env: MODEL (default $TADPOLE_BENCH_DIR/model-workers-default.json), CORPUS (default
-// $TADPOLE_BENCH_DIR/corpus-15mb.jsonl; both written by `BENCH_ONLY=workers npm run bench`),
-// ROUNDS=6.
+// env: MODEL (default $TADPOLE_BENCH_DIR/model-workers-default.json, as the workers bench fits
+// it), CORPUS (default $TADPOLE_BENCH_DIR/corpus-15mb.jsonl, the bench's mix); either is made
+// when missing. ROUNDS=6.
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { openScorer } from '../../dist/model/open.js';
 import { splitSentences } from '../../dist/text/sentences.js';
+import { makeCorpus } from '../make-corpus.js';
+import { fitBenchModel } from '../bench/e2e.js';
 
 const DIR = process.env.TADPOLE_BENCH_DIR ?? join(new URL('../../', import.meta.url).pathname, '.bench');
 const MODEL = process.env.MODEL ?? join(DIR, 'model-workers-default.json');
@@ -69,6 +71,12 @@ const mode = process.argv[2] ?? 'all';
 if (!isMainThread) parentPort.postMessage(await stream());
 else if (mode === 'child') console.log(await stream());
 else {
+  mkdirSync(DIR, { recursive: true });
+  if (!existsSync(CORPUS)) await makeCorpus(CORPUS, 15, 'jsonl', 1);
+  if (!existsSync(MODEL)) {
+    if (process.env.MODEL) throw new Error(`no model at ${MODEL}`);
+    fitBenchModel(DIR, [], 'model-workers-default.json');
+  }
   const alone = mode === 'alone' || mode === 'all' ? inChild() : undefined;
   if (alone !== undefined) console.log(`alone: ${alone.toFixed(2)} MB/s`);
   for (const kind of ['processes', 'threads']) {
