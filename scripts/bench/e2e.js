@@ -53,17 +53,23 @@ export async function runMeasuredTogether(argLists, cpuLists = []) {
   return { seconds: (performance.now() - t) / 1000, runs };
 }
 
+let pinnable;
+
 /**
- * Whether processes can be pinned to CPUs here (util-linux's taskset): a process pinned to
- * one CPU runs its garbage collector and compiler threads on that CPU too, as each thread of
- * a busy --workers N run must, while an unpinned one borrows an idle core for them.
+ * Whether processes can be pinned to CPUs here (util-linux's taskset; asked once, when a bench
+ * first needs it, not at import): a process pinned to one CPU runs its garbage collector and
+ * compiler threads on that CPU too, as each thread of a busy --workers N run must, while an
+ * unpinned one borrows an idle core for them.
  */
-export const canPin = process.platform === 'linux' && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+export function canPin() {
+  pinnable ??= process.platform === 'linux' && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  return pinnable;
+}
 
 /** The command and its arguments, run under `taskset -c CPUS` when CPUS is given. */
 function pinned(cpus, [cmd, ...argv]) {
   if (cpus === undefined) return [cmd, argv];
-  if (!canPin) throw new Error('taskset is not available to pin a run to CPUs');
+  if (!canPin()) throw new Error('taskset is not available to pin a run to CPUs');
   return ['taskset', ['-c', String(cpus), cmd, ...argv]];
 }
 

@@ -98,7 +98,7 @@ export async function benchWorkers() {
       console.log(`workers.${label}[2 processes]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / cpu).toFixed(1)} MB per CPU-second: each half of the input filtered by its own --workers 1 process, side by side (the machine's own ceiling for two threads)`);
       rates.set('processes', mbps);
     }
-    if (all >= 2 && canPin) {
+    if (all >= 2 && canPin()) {
       // An unpinned --workers 1 borrows an idle core for V8's collector and compiler threads;
       // pinned to one CPU it gets one core's worth, as each thread of --workers N does.
       const out = join(dir, `kept-workers-${label}-pinned.jsonl`);

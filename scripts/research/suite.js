@@ -35,6 +35,7 @@ import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { Rng } from '../../dist/core/rng.js';
+import { auroc } from '../../dist/detect/metrics.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -82,6 +83,12 @@ function keptCharShare(scores, c, keep, cut) {
     if (l === c.inIdx || l === c.alsoIdx) inDomain += bytes;
   });
   return inDomain / all;
+}
+
+/** AUROC of task-side scores against others, the task side counting as the positives: lower scores are more task-like. */
+function taskAuroc(task, others) {
+  const scores = Float64Array.from([...task, ...others], (x) => -x);
+  return auroc(scores, Uint8Array.from(scores, (_, i) => (i < task.length ? 1 : 0)));
 }
 
 const methods = process.argv.slice(2);
@@ -209,10 +216,7 @@ for (const name of names) {
         const a = await sc.score(taskHeld);
         const b = await sc.score(gs);
         await sc.dispose();
-        const all = [...a].map((x) => [x, 1]).concat([...b].map((x) => [x, 0])).sort((p, q) => p[0] - q[0]);
-        let rankSum = 0;
-        all.forEach(([, y], i) => { if (y) rankSum += i + 1; });
-        const auc = 1 - (rankSum - (a.length * (a.length + 1)) / 2) / (a.length * b.length);
+        const auc = taskAuroc(a, b);
         const prec = movedGroups ? [...movedGroups].filter((g) => c.segs[g][0] === c.inIdx).length / Math.max(1, movedGroups.size) : NaN;
         console.log(`  trace ${name} ${label}: held-out task AUROC ${auc.toFixed(4)}; moved segments in-domain ${(100 * prec).toFixed(1)}%`);
       };
@@ -252,16 +256,14 @@ for (const name of names) {
   // task sentences against the kept mix sentences (0.5: kept text as task-like as the task;
   // 1: every task sentence more task-like than any kept one): held out (20% of the task, a
   // refit on the rest) and in-sample (the method's own fit, the whole task).
-  async function coverage(method, scores, cut) {
-    const kept = keptSegments(scores, c.segs, spec.keep, cut, c.lens);
-    const keptScores = [];
-    let at = 0;
-    c.segs.forEach(([, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) keptScores.push(scores[at + j]); at += n; });
-    const auc = (a, b) => {
-      const all = [...a].map((x) => [x, 1]).concat([...b].map((x) => [x, 0])).sort((p, q) => p[0] - q[0]);
-      let rankSum = 0;
-      all.forEach(([, y], i) => { if (y) rankSum += i + 1; });
-      return 1 - (rankSum - (a.length * (a.length + 1)) / 2) / (a.length * b.length);
+  async function coverage(method, { scores, model: own }, cut) {
+    /** The scores of the sentences in the segments a cut by `all` keeps. */
+    const keptOf = (all) => {
+      const kept = keptSegments(all, c.segs, spec.keep, cut, c.lens);
+      const out = [];
+      let at = 0;
+      c.segs.forEach(([, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) out.push(all[at + j]); at += n; });
+      return out;
     };
     const seed = spec.seed + Number(process.env.FITSEED ?? 0);
     const held = new Set(new Rng(seed + 5).sample(c.task.length, Math.round(0.2 * c.task.length)));
@@ -271,15 +273,10 @@ for (const name of names) {
     const mixScores = new Float64Array(c.sentences.length);
     for (let i = 0; i < c.sentences.length; i += 4096) mixScores.set(await sc.score(c.sentences.slice(i, i + 4096)), i);
     await sc.dispose();
-    const keptHeld = [];
-    at = 0;
-    const kept2 = keptSegments(mixScores, c.segs, spec.keep, cut, c.lens);
-    c.segs.forEach(([, n], i) => { if (kept2[i]) for (let j = 0; j < n; j++) keptHeld.push(mixScores[at + j]); at += n; });
-    const full = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed, options: {} });
-    const fs = await openScorer(full);
+    const fs = await openScorer(own);
     const taskIn = await fs.score(c.task);
     await fs.dispose();
-    console.log(`  cover ${name} ${method}: held-out task vs kept ${auc(heldScores, keptHeld).toFixed(3)}, vs whole mix ${auc(heldScores, mixScores).toFixed(3)}; in-sample task vs kept ${auc(taskIn, keptScores).toFixed(3)}`);
+    console.log(`  cover ${name} ${method}: held-out task vs kept ${taskAuroc(heldScores, keptOf(mixScores)).toFixed(3)}, vs whole mix ${taskAuroc(heldScores, mixScores).toFixed(3)}; in-sample task vs kept ${taskAuroc(taskIn, keptOf(scores)).toFixed(3)}`);
   }
   /** Every mix sentence and the calibration sentences scored by `model`, cached under `m`. */
   async function scoreWith(m, model) {
@@ -288,7 +285,7 @@ for (const name of names) {
     for (let i = 0; i < c.sentences.length; i += 4096) scores.set(await scorer.score(c.sentences.slice(i, i + 4096)), i);
     const cal = await scorer.score(calib);
     await scorer.dispose();
-    const r = { scores, cal };
+    const r = { scores, cal, model };
     cache.set(m, r);
     return r;
   }
@@ -336,7 +333,8 @@ for (const name of names) {
       c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); all += bytes; } });
       console.log(`  ${name} ${m} kept: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / all).toFixed(1)}`).join(', ')}`);
     }
-    if (process.env.COVER && !sm.includes(':')) await coverage(sm, scores, cut);
+    // COVER refits the method by name, so only plain method names, which the cache holds with their model.
+    if (process.env.COVER && !sm.includes(':') && !sm.includes('~')) await coverage(sm, await scored(sm), cut);
     row.push(`${m} ${(100 * share).toFixed(1)}% (${((performance.now() - t0) / 1000).toFixed(1)}s)`);
   }
   console.log(`${name}: ${row.join(' | ')}`);

@@ -8,7 +8,7 @@
 // env: MODEL (default $TADPOLE_BENCH_DIR/model-workers-default.json, as the workers bench fits
 // it), CORPUS (default $TADPOLE_BENCH_DIR/corpus-15mb.jsonl, the bench's mix); either is made
 // when missing. ROUNDS=6.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
@@ -44,27 +44,20 @@ async function stream() {
   return chars / 1e6 / ((performance.now() - t) / 1000);
 }
 
+/** One stream in a child process of its own: its MB/s. */
 function inChild() {
-  const r = spawnSync(process.execPath, [new URL(import.meta.url).pathname, 'child'], { encoding: 'utf8', env: process.env });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return Number(r.stdout.trim());
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [new URL(import.meta.url).pathname, 'child'], (err, out) => (err ? reject(err) : resolve(Number(out.trim()))));
+  });
 }
 
-async function side(kind) {
-  if (kind === 'processes') {
-    const run = () =>
-      new Promise((resolve, reject) => {
-        execFile(process.execPath, [new URL(import.meta.url).pathname, 'child'], (err, out) => (err ? reject(err) : resolve(Number(out.trim()))));
-      });
-    return Promise.all([run(), run()]);
-  }
-  const run = () =>
-    new Promise((resolve, reject) => {
-      const w = new Worker(new URL(import.meta.url));
-      w.once('message', resolve);
-      w.once('error', reject);
-    });
-  return Promise.all([run(), run()]);
+/** One stream in a worker thread of this process: its MB/s. */
+function inThread() {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url));
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
 }
 
 const mode = process.argv[2] ?? 'all';
@@ -77,11 +70,12 @@ else {
     if (process.env.MODEL) throw new Error(`no model at ${MODEL}`);
     fitBenchModel(DIR, [], 'model-workers-default.json');
   }
-  const alone = mode === 'alone' || mode === 'all' ? inChild() : undefined;
+  const alone = mode === 'alone' || mode === 'all' ? await inChild() : undefined;
   if (alone !== undefined) console.log(`alone: ${alone.toFixed(2)} MB/s`);
   for (const kind of ['processes', 'threads']) {
     if (mode !== kind && mode !== 'all') continue;
-    const rates = await side(kind);
+    const one = kind === 'processes' ? inChild : inThread;
+    const rates = await Promise.all([one(), one()]);
     const sum = rates.reduce((a, b) => a + b, 0);
     console.log(`two ${kind} side by side: ${rates.map((r) => r.toFixed(2)).join(' + ')} = ${sum.toFixed(2)} MB/s${alone ? ` (${(sum / alone).toFixed(2)}x of one alone)` : ''}`);
   }

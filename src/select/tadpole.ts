@@ -11,9 +11,10 @@
  * - detector = 'auto' (the default, auto.ts): the z-score ensemble of the task-vs-corpus
  *   classifier and DSIR, measured on held-out task and corpus sentences (AUROC stored, warned
  *   when near random). Chosen on the selection suite (corpora/suite, README) by the minimum
- *   over eleven domains (fifteen mixes since session 19, sixteen since session 20) among scorers costing at most 2x `random`, and as the hedge against
- *   one recipe collapsing on a task (see AUTO_DEFAULTS); the Moore-Lewis + distance ensemble
- *   below, the default before, had a lower minimum and costs 9x.
+ *   over eleven domains (fifteen mixes since session 19, sixteen since session 20) among
+ *   scorers costing at most 2x `random`, and as the hedge against one recipe collapsing on a
+ *   task (see AUTO_DEFAULTS); the Moore-Lewis + distance ensemble below, the default before,
+ *   had a lower minimum and costs 9x.
  * - detector = 'ensemble': the sum of the components' scores (default Moore-Lewis +
  *   distance on the fitted LSA), each z-normalised on the general sample at fit time
  *   (ensemble.ts); best on the two tuned Figure-5 mixes (99.1% Bio / 99.0% CS).
