@@ -17,7 +17,7 @@ describe('library API (the README example)', () => {
     // As in the README: the sample in whole segments, so the default self-trains by them.
     const sample = await api.sampleSentences([corpus], reader, { size: 2000, seed: 0 });
     const model = await api.fitModel({ method: 'tadpole', task: chemprotSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 0, options: {} });
-    expect((model.selector?.state.selfTraining as { moved: unknown[] }).moved).toHaveLength(3);
+    expect((model.selector?.state.selfTraining as { moved: unknown[] }).moved).toHaveLength(4);
     const out = join(tmp.dir, 'kept.jsonl');
     const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
     expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(7.5);

@@ -19,7 +19,7 @@
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
 // env COVER=1 prints how task-like the kept text is against the task itself (AUROC; session
 // 20); MARKUP=skip blanks tags and placeholders in every sentence a method sees (session 20).
-// env: TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
+// env: MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -100,6 +100,12 @@ for (const name of names) {
   // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
   // in-domain sources left raw, the task normalised (session 19, the format trap); RAW=others:
   // the task and every other source raw; RAW=label:L: the sources labelled L raw.
+  // MIXBYTES=n (session 21): a mix of n bytes instead of the spec's 1.5 MB, so that the
+  // general sample (20,000 sentences, about 2.2 MB) is a part of the corpus, not all of it.
+  if (process.env.MIXBYTES) spec.mixBytes = Number(process.env.MIXBYTES);
+  // MIXSEED=k (session 21): another draw of the whole suite: the spec's seed + k picks the
+  // mix's documents, the task's sentences, the general sample and the fits' seeds.
+  if (process.env.MIXSEED) spec.seed += Number(process.env.MIXSEED);
   if (process.env.RAW === 'task') delete spec.task.normalize;
   if (process.env.RAW === 'corpus') for (const s of spec.sources) if (s.label === spec.inDomain) delete s.normalize;
   if (process.env.RAW?.startsWith('label:')) for (const s of spec.sources) if (s.label === process.env.RAW.slice(6)) delete s.normalize;
@@ -248,8 +254,9 @@ for (const name of names) {
       return scoreWith(m, model);
     }
     const [method, json] = m.split(/:(.*)/s);
-    const options = json ? JSON.parse(json) : {};
-    const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
+    // An `embedder` option ({"kind":"onnx","modelDir":...}) goes to the fit, not the method.
+    const { embedder, ...options } = json ? JSON.parse(json) : {};
+    const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, ...(embedder ? { embedder } : {}), log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     return scoreWith(m, model);
   }
   // COVER=1 (session 20): does the kept text look as task-like as the task itself? AUROC of

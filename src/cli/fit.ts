@@ -48,7 +48,7 @@ filter. It fits a logistic regression of task sentences against that sample (has
 features in task and sample, scored per n-gram), scores by the mean of their z-scores, measures
 that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
 told from the corpus. Then it self-trains: the sample's segments that score most task-like (a
-quarter, a half, then three quarters of the share you will keep: 5%, 10%, 15% of the sample for
+quarter, a half, three quarters, then all of the share you will keep: 5%, 10%, 15%, 20% of the sample for
 --keep 0.2) join the task side and the pair is fitted again, so it learns the corpus's own
 wording for the task's domain. Without --general, filter sizes this by its --keep; with
 --general, give --keep SHARE if you will keep other than 20% (--option rounds=0 turns
