@@ -5,7 +5,7 @@ import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { loadSpec } from '../eval/spec.js';
 import { runEval, type EvalResult } from '../eval/run.js';
-import { formatSuite, summarizeSuite } from '../eval/suite.js';
+import { formatSuite, summarizeDraws, summarizeSuite } from '../eval/suite.js';
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { formatTable, toJSON } from '../report/table.js';
@@ -14,13 +14,14 @@ import { renderReport } from '../report/html.js';
 const spec: CommandSpec = {
   name: 'eval',
   summary: 'compare selection methods on a labelled mix of real text (the paper\'s Figure 5)',
-  usage: 'tadpole eval --spec FILE... | SPEC.json... [--json] [--report FILE] [--methods a,b] [--seed S] [--work-dir DIR] [--max-sentences N]',
+  usage: 'tadpole eval --spec FILE... | SPEC.json... [--json] [--report FILE] [--methods a,b] [--seed S] [--draws N] [--work-dir DIR] [--max-sentences N]',
   flags: [
     { name: 'spec', type: 'list', arg: 'FILE...', help: 'evaluation spec(s) (JSON; see corpora/README.md); several specs (e.g. corpora/suite/*.json) add the suite table: every method x every mix, mean and minimum' },
     { name: 'json', type: 'boolean', help: 'print the results as JSON instead of a table' },
     { name: 'report', type: 'string', arg: 'FILE', help: 'also write a self-contained HTML report' },
     { name: 'methods', type: 'list', arg: 'NAME...', help: 'run only these methods of the spec (names or titles, comma or space separated)' },
     { name: 'seed', type: 'int', arg: 'S', help: 'override the spec seed (mix order, samples, methods)' },
+    { name: 'draws', type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix [default: 1]' },
     { name: 'work-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
     { name: 'max-sentences', type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
     evalWorkersFlag,
@@ -31,7 +32,8 @@ Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or .
 
 Examples:
   tadpole eval --spec corpora/smoke-bio.json --report report.html
-  tadpole eval corpora/suite/*.json --methods random,dsir,tadpole`,
+  tadpole eval corpora/suite/*.json --methods random,dsir,tadpole
+  tadpole eval corpora/suite/*.json --methods 'tadpole (default)',random --draws 3`,
 };
 
 async function writeAtomic(path: string, data: string): Promise<void> {
@@ -50,6 +52,8 @@ export const command: Command = {
     const specFiles = [...list(args, 'spec'), ...args.positionals];
     if (specFiles.length === 0) throw usageError(`tadpole eval needs --spec FILE; see 'tadpole eval --help'`);
     const seed = num(args, 'seed');
+    const draws = num(args, 'draws') ?? 1;
+    if (draws < 1) throw usageError(`--draws must be at least 1, got ${draws}`);
     const methods = list(args, 'methods').flatMap((m) => m.split(',')).filter(Boolean);
     const maxSentences = num(args, 'maxSentences');
     if (maxSentences !== undefined && maxSentences < 1) throw usageError(`--max-sentences must be at least 1, got ${maxSentences}`);
@@ -57,28 +61,39 @@ export const command: Command = {
     const log = io.stderrIsTTY ? (line: string) => io.stderr.write(`tadpole eval: ${line}\n`) : undefined;
     const json = bool(args, 'json');
     const reportFile = str(args, 'report');
-    if (reportFile && specFiles.length > 1) throw usageError('--report writes one spec\'s report: give one spec with --report');
+    if (reportFile && (specFiles.length > 1 || draws > 1)) throw usageError('--report writes one spec\'s report: give one spec, and no --draws, with --report');
     const engine = defaultEngineWith(workersFrom(args, undefined));
-    const results: EvalResult[] = [];
-    for (const [i, specFile] of specFiles.entries()) {
-      const evalSpec = await loadSpec(resolve(io.cwd, specFile));
-      if (seed !== undefined) evalSpec.seed = seed;
-      const result = await runEval(evalSpec, {
-        engine,
-        ...(methods.length ? { methods } : {}),
-        ...(workDir ? { workDir: resolve(io.cwd, specFiles.length > 1 ? `${workDir}/${i}` : workDir) } : {}),
-        ...(maxSentences !== undefined ? { maxSentences } : {}),
-        ...(log ? { log } : {}),
-      });
-      results.push(result);
-      if (reportFile) await writeAtomic(resolve(io.cwd, reportFile), renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
-      if (!json) io.stdout.write(formatTable(result) + (specFiles.length > 1 ? '\n' : ''));
+    const drawResults: EvalResult[][] = [];
+    for (let d = 0; d < draws; d++) {
+      const results: EvalResult[] = [];
+      for (const [i, specFile] of specFiles.entries()) {
+        const evalSpec = await loadSpec(resolve(io.cwd, specFile));
+        evalSpec.seed = (seed ?? evalSpec.seed) + d;
+        const dir = workDir === undefined ? undefined : `${workDir}${draws > 1 ? `/draw-${d}` : ''}${specFiles.length > 1 ? `/${i}` : ''}`;
+        const result = await runEval(evalSpec, {
+          engine,
+          ...(methods.length ? { methods } : {}),
+          ...(dir ? { workDir: resolve(io.cwd, dir) } : {}),
+          ...(maxSentences !== undefined ? { maxSentences } : {}),
+          ...(log ? { log: draws > 1 ? (line: string) => log(`draw ${d + 1}/${draws}: ${line}`) : log } : {}),
+        });
+        results.push(result);
+        if (reportFile) await writeAtomic(resolve(io.cwd, reportFile), renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
+        if (!json) io.stdout.write((draws > 1 && i === 0 ? `draw ${d + 1} of ${draws} (seed ${result.seed})\n\n` : '') + formatTable(result) + (specFiles.length > 1 || draws > 1 ? '\n' : ''));
+      }
+      drawResults.push(results);
+      if (!json && results.length > 1) io.stdout.write(formatSuite(summarizeSuite(results), results, draws > 1 ? `draw ${d + 1}, suite of ${results.length} mixes` : `suite of ${results.length} mixes`) + (draws > 1 ? '\n' : ''));
     }
+    const overDraws = draws > 1 ? summarizeDraws(drawResults.map(summarizeSuite)) : undefined;
     if (json) {
-      const one = results.map(toJSON);
-      io.stdout.write(JSON.stringify(one.length === 1 ? one[0] : { specs: one, suite: summarizeSuite(results) }) + '\n');
-    } else if (results.length > 1) {
-      io.stdout.write(formatSuite(summarizeSuite(results), results, `suite of ${results.length} mixes`));
+      const perDraw = drawResults.map((results) => {
+        const one = results.map(toJSON);
+        return one.length === 1 ? one[0] : { specs: one, suite: summarizeSuite(results) };
+      });
+      io.stdout.write(JSON.stringify(overDraws ? { draws: perDraw, overDraws } : perDraw[0]) + '\n');
+    } else if (overDraws) {
+      const first = drawResults[0] as EvalResult[];
+      io.stdout.write(formatSuite(overDraws, first, `over ${draws} draws (seed + 0 to ${draws - 1})`, { note: 'worst in-domain share of kept characters over the draws; mean over every draw and mix', shares: false }));
     }
     return 0;
   },

@@ -87,16 +87,57 @@ function shortName(spec: string): string {
   return spec.replace(/^suite-/, '');
 }
 
-/** Methods x mixes, then mean and minimum; then leave-one-domain-out. */
-export function formatSuite(summary: SuiteSummary, results: EvalResult[], heading: string): string {
-  const head = [`${heading}: in-domain share of kept characters (keep ${pct(results[0]?.keep)}, segments of ${results[0]?.segment ?? '-'})`, ''];
+/**
+ * Methods x mixes, then mean and minimum; then leave-one-domain-out. `note` replaces the
+ * measure's description in the heading and `shares: false` drops the mixes' in-domain
+ * shares (the summary over draws holds worst cases, and each draw has its own shares).
+ */
+export function formatSuite(summary: SuiteSummary, results: EvalResult[], heading: string, opts: { note?: string; shares?: boolean } = {}): string {
+  const head = [`${heading}: ${opts.note ?? 'in-domain share of kept characters'} (keep ${pct(results[0]?.keep)}, segments of ${results[0]?.segment ?? '-'})`, ''];
   const rows: string[][] = [['method', ...summary.mixes.map(shortName), 'mean', 'min', 'seconds']];
   // Random keeps about this: the in-domain share of the mix's characters (segment bytes).
   const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));
-  rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
+  if (opts.shares !== false) rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
   for (const r of summary.rows) rows.push([r.method, ...summary.mixes.map((s) => pct(r.byMix[s])), pct(r.mean), pct(r.min), r.seconds.toFixed(1)]);
+  // Leaving out the only mix leaves nothing to choose by.
+  if (summary.mixes.length < 2) return [...head, grid(rows)].join('\n') + '\n';
   const loo = leaveOneOut(summary);
   const looLines = loo.map((l) => `  ${shortName(l.heldOut)}: ${l.chosen || '-'} keeps ${pct(l.score)}`);
   const looMin = Math.min(...loo.map((l) => l.score));
   return [...head, grid(rows), '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
+}
+
+/**
+ * Several draws of the same suite (`tadpole eval --draws N`: seeds S, S+1, ...; each draws
+ * every mix's documents, task sentences and general sample anew). One draw's minimum moved by
+ * up to twelve points between draws on the transfer mixes (scripts/research/README.md,
+ * "Another draw of the suite"), so a choice by the minimum looks at every draw: per method and
+ * mix, the WORST share over the draws; the mean over every draw and mix; the minimum over all.
+ */
+export function summarizeDraws(draws: SuiteSummary[]): SuiteSummary {
+  const mixes = draws[0]?.mixes ?? [];
+  const titles: string[] = [];
+  for (const d of draws) for (const r of d.rows) if (!titles.includes(r.method)) titles.push(r.method);
+  const rows = titles.map((method) => {
+    const perDraw = draws.map((d) => d.rows.find((r) => r.method === method));
+    const byMix: Record<string, number | undefined> = {};
+    const all: number[] = [];
+    let worst = '';
+    let min = Infinity;
+    for (const s of mixes) {
+      const vals = perDraw.map((r) => r?.byMix[s]);
+      // A method missing from one draw of a mix has no worst-case figure there.
+      byMix[s] = vals.some((v) => v === undefined) ? undefined : Math.min(...(vals as number[]));
+      if (byMix[s] !== undefined) {
+        all.push(...(vals as number[]));
+        if ((byMix[s] as number) < min) {
+          min = byMix[s] as number;
+          worst = s;
+        }
+      }
+    }
+    const seconds = perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0);
+    return { method, byMix, mean: all.length ? all.reduce((a, b) => a + b, 0) / all.length : NaN, min: all.length ? min : NaN, worst, seconds };
+  });
+  return { mixes, rows };
 }

@@ -45,4 +45,32 @@ describe('tadpole eval (CLI)', () => {
     expect(total).toBeGreaterThanOrEqual(500);
     expect(total).toBeLessThan(1500);
   }, 30_000);
+  it('--draws below 1, or with --report, is a usage error', async () => {
+    await expect(runCli(['--spec', 'corpora/smoke-bio.json', '--draws', '0'])).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
+    await expect(runCli(['--spec', 'corpora/smoke-bio.json', '--draws', '2', '--report', 'r.html'])).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
+  });
+  it.skipIf(!sharedDir())('--draws N runs every spec with seeds S..S+N-1 and keeps, per method and mix, the worst draw', async () => {
+    const args = ['corpora/smoke-bio.json', '--methods', 'random,dsir', '--max-sentences', '800'];
+    const r = await runCli([...args, '--seed', '7', '--draws', '2', '--json']);
+    expect(r.code).toBe(0);
+    type Row = { method: string; byMix: Record<string, number>; mean: number; min: number };
+    type One = { seed: number; methods: Array<{ name: string; kept_share: Record<string, number> }> };
+    const j = JSON.parse(r.stdout) as { draws: One[]; overDraws: { mixes: string[]; rows: Row[] } };
+    expect(j.draws.map((d) => d.seed)).toEqual([7, 8]);
+    // Each draw is what a one-draw run with its seed gives.
+    const shares = (o: One) => o.methods.map((m) => [m.name, m.kept_share]);
+    const second = JSON.parse((await runCli([...args, '--seed', '8', '--json'])).stdout) as One;
+    expect(shares(second)).toEqual(shares(j.draws[1]!));
+    // The two draws differ (another mix, another sample), or the worst case would say nothing.
+    expect(shares(j.draws[0]!)).not.toEqual(shares(j.draws[1]!));
+    expect(j.overDraws.mixes).toEqual(['smoke-bio']);
+    const text = await runCli([...args, '--seed', '7', '--draws', '2']);
+    expect(text.stdout).toContain('draw 2 of 2 (seed 8)');
+    expect(text.stdout).toMatch(/over 2 draws \(seed \+ 0 to 1\): worst in-domain share/);
+    for (const row of j.overDraws.rows) {
+      // Per method, the worst of the draws' figures, as the text table prints it.
+      expect(row.min).toBe(row.byMix['smoke-bio']);
+      expect(text.stdout).toMatch(new RegExp(`\\n${row.method}\\s+${(row.min * 100).toFixed(1)}%`));
+    }
+  }, 60_000);
 });

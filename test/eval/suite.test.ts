@@ -8,7 +8,7 @@ import { sharedDir } from '../../src/core/shared.js';
 import type { EvalResult, MethodResult } from '../../src/eval/run.js';
 import { chunkDocument, readSourceDocs } from '../../src/eval/sources.js';
 import { normalizeSpec, type FileSetSpec } from '../../src/eval/spec.js';
-import { formatSuite, leaveOneOut, summarizeSuite } from '../../src/eval/suite.js';
+import { formatSuite, leaveOneOut, summarizeDraws, summarizeSuite } from '../../src/eval/suite.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-suite-'));
@@ -76,6 +76,22 @@ describe('suite summary', () => {
     const text = formatSuite(summarizeSuite(results), results, 'suite');
     expect(text).toMatch(/m2\s+95\.0%\s+50\.0%\s+99\.0%\s+81\.3%\s+50\.0%/);
     expect(text).toContain('leave-one-domain-out');
+  });
+  it('over draws: the worst draw per method and mix, the mean of every draw and mix, the minimum of all', () => {
+    const other = [result('suite-a', { m1: 0.7, m2: 0.97 }), result('suite-b', { m1: 0.9, m2: 0.6 }), result('suite-c', { m1: 0.8, m2: 0.99 })];
+    const s = summarizeDraws([summarizeSuite(results), summarizeSuite(other)]);
+    const m1 = s.rows.find((r) => r.method === 'm1')!;
+    expect(m1.byMix).toEqual({ 'suite-a': 0.7, 'suite-b': 0.8, 'suite-c': 0.8 });
+    expect(m1.min).toBe(0.7);
+    expect(m1.worst).toBe('suite-a');
+    expect(m1.mean).toBeCloseTo((0.9 + 0.8 + 0.85 + 0.7 + 0.9 + 0.8) / 6, 12);
+    expect(s.rows.find((r) => r.method === 'm2')!.byMix['suite-b']).toBe(0.5);
+    // Leave-one-domain-out then judges the worst cases: leaving a out, m1's worst elsewhere is
+    // 0.8 against m2's 0.5, so m1 is chosen and scores its worst draw on a.
+    expect(leaveOneOut(s).find((l) => l.heldOut === 'suite-a')).toEqual({ heldOut: 'suite-a', chosen: 'm1', score: 0.7 });
+    const text = formatSuite(s, results, 'over 2 draws', { note: 'worst share', shares: false });
+    expect(text).toContain('over 2 draws: worst share');
+    expect(text).not.toContain('(in-domain share of mix)');
   });
 });
 
