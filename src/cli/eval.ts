@@ -63,12 +63,13 @@ export const command: Command = {
     const reportFile = str(args, 'report');
     if (reportFile && (specFiles.length > 1 || draws > 1)) throw usageError('--report writes one spec\'s report: give one spec, and no --draws, with --report');
     const engine = defaultEngineWith(workersFrom(args, undefined));
+    const specs = [];
+    for (const specFile of specFiles) specs.push(await loadSpec(resolve(io.cwd, specFile)));
     const drawResults: EvalResult[][] = [];
     for (let d = 0; d < draws; d++) {
       const results: EvalResult[] = [];
-      for (const [i, specFile] of specFiles.entries()) {
-        const evalSpec = await loadSpec(resolve(io.cwd, specFile));
-        evalSpec.seed = (seed ?? evalSpec.seed) + d;
+      for (const [i, loaded] of specs.entries()) {
+        const evalSpec = { ...loaded, seed: (seed ?? loaded.seed) + d };
         const dir = workDir === undefined ? undefined : `${workDir}${draws > 1 ? `/draw-${d}` : ''}${specFiles.length > 1 ? `/${i}` : ''}`;
         const result = await runEval(evalSpec, {
           engine,

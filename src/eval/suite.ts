@@ -24,6 +24,23 @@ export interface SuiteSummary {
   rows: SuiteRow[];
 }
 
+/**
+ * A method's row from its share on each mix: the minimum and the mix that has it, and the
+ * mean of `values` (the shares themselves; over draws, every draw's share of every mix).
+ */
+function suiteRow(method: string, mixes: string[], byMix: Record<string, number | undefined>, values: number[], seconds: number): SuiteRow {
+  let worst = '';
+  let min = Infinity;
+  for (const s of mixes) {
+    const v = byMix[s];
+    if (v !== undefined && v < min) {
+      min = v;
+      worst = s;
+    }
+  }
+  return { method, byMix, mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN, min: values.length ? min : NaN, worst, seconds };
+}
+
 /** One row per method title (in first-seen order), one column per spec. */
 export function summarizeSuite(results: EvalResult[]): SuiteSummary {
   const mixes = results.map((r) => r.spec);
@@ -37,17 +54,7 @@ export function summarizeSuite(results: EvalResult[]): SuiteSummary {
       byMix[r.spec] = m?.precisionChars;
       seconds += m?.seconds ?? 0;
     }
-    const vals = mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined);
-    let worst = '';
-    let min = Infinity;
-    for (const s of mixes) {
-      const v = byMix[s];
-      if (v !== undefined && v < min) {
-        min = v;
-        worst = s;
-      }
-    }
-    return { method, byMix, mean: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN, min: vals.length ? min : NaN, worst, seconds };
+    return suiteRow(method, mixes, byMix, mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined), seconds);
   });
   return { mixes, rows };
 }
@@ -122,22 +129,14 @@ export function summarizeDraws(draws: SuiteSummary[]): SuiteSummary {
     const perDraw = draws.map((d) => d.rows.find((r) => r.method === method));
     const byMix: Record<string, number | undefined> = {};
     const all: number[] = [];
-    let worst = '';
-    let min = Infinity;
     for (const s of mixes) {
       const vals = perDraw.map((r) => r?.byMix[s]);
       // A method missing from one draw of a mix has no worst-case figure there.
-      byMix[s] = vals.some((v) => v === undefined) ? undefined : Math.min(...(vals as number[]));
-      if (byMix[s] !== undefined) {
-        all.push(...(vals as number[]));
-        if ((byMix[s] as number) < min) {
-          min = byMix[s] as number;
-          worst = s;
-        }
-      }
+      if (vals.some((v) => v === undefined)) continue;
+      byMix[s] = Math.min(...(vals as number[]));
+      all.push(...(vals as number[]));
     }
-    const seconds = perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0);
-    return { method, byMix, mean: all.length ? all.reduce((a, b) => a + b, 0) / all.length : NaN, min: all.length ? min : NaN, worst, seconds };
+    return suiteRow(method, mixes, byMix, all, perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0));
   });
   return { mixes, rows };
 }
