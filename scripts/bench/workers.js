@@ -89,10 +89,11 @@ export async function benchWorkers() {
       const mbps = size / r.seconds;
       console.log(`workers.${label}[2, one reader]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / r.cpuSeconds).toFixed(1)} MB per CPU-second, pass1 ${s.seconds.pass1.toFixed(1)}s, pass2 ${s.seconds.pass2.toFixed(1)}s, peak RSS ${r.maxRssMb.toFixed(0)} MB, output identical (--input-ranges off)`);
     }
+    // Each half of the input filtered by its own --workers 1 process, side by side.
+    const halfRuns = all >= 2 ? halvesOf(corpus).map((h, i) => ['filter', '-m', model, h, '-o', join(dir, `kept-workers-${label}-half-${i}.jsonl`), '-q', '--workers', '1']) : [];
     if (all >= 2) {
       // What this machine gives two pipelines that share nothing: the ceiling for --workers 2.
-      const halves = halvesOf(corpus);
-      const t = await runMeasuredTogether(halves.map((h, i) => ['filter', '-m', model, h, '-o', join(dir, `kept-workers-${label}-half-${i}.jsonl`), '-q', '--workers', '1']));
+      const t = await runMeasuredTogether(halfRuns);
       const mbps = size / t.seconds;
       const cpu = t.runs.reduce((a, r) => a + r.cpuSeconds, 0);
       console.log(`workers.${label}[2 processes]: ${mbps.toFixed(2)} MB/s (${(mbps / one).toFixed(2)}x of 1 worker), ${(size / cpu).toFixed(1)} MB per CPU-second: each half of the input filtered by its own --workers 1 process, side by side (the machine's own ceiling for two threads)`);
@@ -105,8 +106,7 @@ export async function benchWorkers() {
       const r = runMeasured(['filter', '-m', model, corpus, '-o', out, '-q', '--workers', '1'], 0);
       if (!readFileSync(out).equals(reference)) throw new Error(`${label}: the pinned run's output differs`);
       const pinned = size / r.seconds;
-      const halves = halvesOf(corpus);
-      const t = await runMeasuredTogether(halves.map((h, i) => ['filter', '-m', model, h, '-o', join(dir, `kept-workers-${label}-half-${i}.jsonl`), '-q', '--workers', '1']), [0, 1]);
+      const t = await runMeasuredTogether(halfRuns, [0, 1]);
       const both = size / t.seconds;
       console.log(
         `workers.${label}[1, pinned to one CPU]: ${pinned.toFixed(2)} MB/s (${(pinned / one).toFixed(2)}x of 1 worker unpinned); against it: ` +
