@@ -5,7 +5,7 @@ import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { loadSpec } from '../eval/spec.js';
 import { runEval, type EvalResult } from '../eval/run.js';
-import { formatSuite, summarizeDraws, summarizeSuite } from '../eval/suite.js';
+import { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from '../eval/suite.js';
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { formatTable, toJSON } from '../report/table.js';
@@ -66,6 +66,7 @@ export const command: Command = {
     const specs = [];
     for (const specFile of specFiles) specs.push(await loadSpec(resolve(io.cwd, specFile)));
     const drawResults: EvalResult[][] = [];
+    const summaries: SuiteSummary[] = [];
     for (let d = 0; d < draws; d++) {
       const results: EvalResult[] = [];
       for (const [i, loaded] of specs.entries()) {
@@ -83,13 +84,14 @@ export const command: Command = {
         if (!json) io.stdout.write((draws > 1 && i === 0 ? `draw ${d + 1} of ${draws} (seed ${result.seed})\n\n` : '') + formatTable(result) + (specFiles.length > 1 || draws > 1 ? '\n' : ''));
       }
       drawResults.push(results);
-      if (!json && results.length > 1) io.stdout.write(formatSuite(summarizeSuite(results), results, draws > 1 ? `draw ${d + 1}, suite of ${results.length} mixes` : `suite of ${results.length} mixes`) + (draws > 1 ? '\n' : ''));
+      summaries.push(summarizeSuite(results));
+      if (!json && results.length > 1) io.stdout.write(formatSuite(summaries[d] as SuiteSummary, results, draws > 1 ? `draw ${d + 1}, suite of ${results.length} mixes` : `suite of ${results.length} mixes`) + (draws > 1 ? '\n' : ''));
     }
-    const overDraws = draws > 1 ? summarizeDraws(drawResults.map(summarizeSuite)) : undefined;
+    const overDraws = draws > 1 ? summarizeDraws(summaries) : undefined;
     if (json) {
-      const perDraw = drawResults.map((results) => {
+      const perDraw = drawResults.map((results, d) => {
         const one = results.map(toJSON);
-        return one.length === 1 ? one[0] : { specs: one, suite: summarizeSuite(results) };
+        return one.length === 1 ? one[0] : { specs: one, suite: summaries[d] };
       });
       io.stdout.write(JSON.stringify(overDraws ? { draws: perDraw, overDraws } : perDraw[0]) + '\n');
     } else if (overDraws) {
