@@ -52,6 +52,20 @@ const SRC = {
   ],
 };
 
+// Topic within a source (suite-check): BBC sport or tech against BBC's other stories, Usenet
+// groups on the same topic, and cs abstracts.
+const bbc = (categories, note) => ({ files: [`${C}news-bbc/docs.jsonl.gz`], format: 'jsonl-text', where: { field: 'category', in: categories }, w: 1, note });
+const usenet = (groups, note) => ({ ...SRC.forum[0], where: { field: 'newsgroup', in: groups }, note });
+SRC.sport = [bbc(['sport'], 'BBC sport stories.')];
+SRC.tech = [bbc(['tech'], 'BBC technology stories.')];
+SRC['news-other'] = [bbc(['politics', 'entertainment'], 'BBC politics and entertainment: the same source and format as the in-domain stories.')];
+SRC['forum-sport'] = [usenet(['rec.sport.baseball', 'rec.sport.hockey'], 'Usenet baseball and hockey groups, headers and quoted lines removed.')];
+SRC['forum-tech'] = [usenet(['comp.graphics', 'comp.os.ms-windows.misc', 'comp.sys.ibm.pc.hardware', 'comp.sys.mac.hardware', 'comp.windows.x', 'sci.electronics'], 'Usenet computing and electronics groups, headers and quoted lines removed.')];
+SRC['forum-med'] = [usenet(['sci.med'], 'Usenet sci.med posts, headers and quoted lines removed.')];
+SRC['forum-other'] = [usenet(['alt.atheism', 'comp.graphics', 'misc.forsale', 'rec.autos', 'rec.sport.hockey', 'sci.crypt', 'sci.space', 'soc.religion.christian', 'talk.politics.guns', 'talk.politics.misc'], 'Ten other Usenet groups, headers and quoted lines removed.')];
+SRC['news-bbc'] = [{ ...SRC.news[0], w: 1 }];
+SRC['forum-sci'] = [usenet(['sci.med', 'sci.space', 'sci.electronics', 'sci.crypt'], 'Usenet science groups, headers and quoted lines removed.')];
+
 // Scientific prose, for a task that spans fields: the bio and cs sources, half and half.
 SRC.science = [...SRC.bio, ...SRC.cs].map((s) => ({ ...s, w: s.w / 2 }));
 
@@ -73,7 +87,8 @@ function sources(label, share, split) {
 }
 
 function spec(name, description, inDomain, task, mix, extra = {}) {
-  const srcs = Object.entries(mix).flatMap(([label, share]) => sources(label, share, label === inDomain ? task.splitOf : undefined));
+  const { splits = {}, ...rest } = extra;
+  const srcs = Object.entries(mix).flatMap(([label, share]) => sources(label, share, splits[label] ?? (label === inDomain ? task.splitOf : undefined)));
   const { splitOf, ...taskSpec } = task;
   return {
     name: `suite-${name}`,
@@ -88,7 +103,7 @@ function spec(name, description, inDomain, task, mix, extra = {}) {
     segment: 15,
     seed: 42,
     generalSample: 20000,
-    ...extra,
+    ...rest,
   };
 }
 
@@ -165,6 +180,38 @@ const hard = [
     brownTask(['c']),
     { reviews: 0.3, news: 0.2, fiction: 0.15, wiki: 0.15, forum: 0.1, speech: 0.1 }),
 ];
+// A check suite (session 22): mixes never used to choose anything, run only to see where the
+// chosen default fails on kinds of mix the suite lacks: a topic within one source (BBC sport
+// or tech against BBC's other stories and Usenet groups on the same topic), citation
+// sentences from medicine and CS, a task left tokenised against clean in-domain text, a
+// lower-cased task, and the sport mix at 10% in-domain.
+const agnews = (label) => ({ files: [`${C}task-ag-news/test.csv.gz`], format: 'csv', columns: ['title', 'description'], where: { field: 'label', in: [label] }, dedupe: true });
+const check = [
+  spec('topic-sport', 'Topic within a source: AG News sports items as the task, BBC sport stories in the mix, against BBC politics and entertainment (same source), Usenet baseball and hockey (same topic), speeches, wiki, reviews.', 'sport',
+    agnews('2'),
+    { sport: 0.3, 'news-other': 0.25, 'forum-sport': 0.15, speech: 0.1, wiki: 0.1, reviews: 0.1 }),
+  spec('topic-tech', 'Topic within a source: AG News science/technology items as the task, BBC technology stories in the mix, against BBC politics and entertainment (same source), Usenet computing groups and cs abstracts (same topic), wiki, fiction.', 'tech',
+    agnews('4'),
+    { tech: 0.3, 'news-other': 0.25, 'forum-tech': 0.15, cs: 0.1, wiki: 0.1, fiction: 0.1 }),
+  spec('sci-cite', 'Citation sentences from medicine and CS papers (SciCite) as the task, bio abstracts and CS papers in the mix, against patient leaflets, Usenet science groups, BBC/ABC news (ABC science stories among them), wiki, speeches.', 'science',
+    { files: [`${C}task-sci-cite/train.jsonl.gz`], format: 'jsonl-text', dedupe: true },
+    { science: 0.3, medical: 0.15, 'forum-sci': 0.15, news: 0.15, wiki: 0.15, speech: 0.1 }),
+  spec('bio-tokenised-task', 'A task left tokenised ("( IL-2 ) ,"): BC5CDR, JNLPBA and NCBI-disease sentences as given, clean bio abstracts in the mix, against patient leaflets, cs, news, forum, wiki.', 'bio',
+    { files: [`${C}bio-scibert-ner-abstracts/docs.jsonl.gz`], format: 'jsonl-sentences', where: { field: 'dataset', in: ['BC5CDR', 'JNLPBA', 'NCBI-disease'] }, dedupe: true },
+    { bio: 0.3, medical: 0.2, cs: 0.15, news: 0.15, forum: 0.1, wiki: 0.1 }),
+  spec('reviews-lowercase-task', 'A lower-cased, tokenised task (MR snippets as distributed) against truecased movie reviews in the mix, fiction, forum, web, news.', 'reviews',
+    { files: [`${C}task-mr-sentence-polarity/text_train.txt.gz`], format: 'lines', dedupe: true },
+    { reviews: 0.3, fiction: 0.2, forum: 0.2, web: 0.1, news: 0.2 }),
+  spec('forum-med', 'Topic within a genre: held-out sci.med posts as the task, the other sci.med posts in the mix, against ten other Usenet groups (same genre), patient leaflets and bio abstracts (same topic), news.', 'forum-med',
+    { ...heldOutTask('forum-med', 4), splitOf: undefined },
+    { 'forum-med': 0.3, 'forum-other': 0.25, medical: 0.15, bio: 0.15, news: 0.15 }, { splits: { 'forum-med': 4, 'forum-other': 4 } }),
+  spec('news-titles', 'A task of headlines only (AG News titles, world, sports and sci/tech) against BBC stories in the mix, finance newswire (near-domain), speeches, wiki, forum.', 'news-bbc',
+    { files: [`${C}task-ag-news/test.csv.gz`], format: 'csv', columns: ['title'], where: { field: 'label', in: ['1', '2', '4'] }, dedupe: true },
+    { 'news-bbc': 0.3, finance: 0.25, speech: 0.15, wiki: 0.15, forum: 0.15 }),
+  spec('topic-sport-10', 'topic-sport at 10% in-domain.', 'sport',
+    agnews('2'),
+    { sport: 0.1, 'news-other': 0.35, 'forum-sport': 0.15, speech: 0.15, wiki: 0.15, reviews: 0.1 }),
+];
 // A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
 // tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
 // classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
@@ -176,7 +223,7 @@ suite.push({
   sources: wiki.sources.map(({ normalize, ...s }) => (s.label === 'wiki' ? { ...s, note: 'wikitext-2 test split, NOT normalised: " @-@ ", " , ", "<unk>".' } : { ...s, normalize })),
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard]]) {
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -2,7 +2,7 @@ import { TadpoleError } from '../core/errors.js';
 import { csvRecords } from './csv.js';
 import { readLines, readWhole } from './lines.js';
 import { normalizer } from './normalize.js';
-import type { FileSetSpec } from './spec.js';
+import type { FileSetSpec, RecordFilter } from './spec.js';
 
 /**
  * Source adapters: every corpus shape in ../shared/corpora becomes a stream of documents
@@ -33,6 +33,10 @@ async function* jsonlRecords(file: string, fs: FileSetSpec): AsyncIterable<Recor
   }
 }
 
+function passes(where: RecordFilter, v: string): boolean {
+  return !((where.in && !where.in.includes(v)) || (where.notIn && where.notIn.includes(v)));
+}
+
 /** Raw documents of one file, before normalisation. */
 async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
   const sep = fs.join === 'newline' ? '\n' : ' ';
@@ -41,10 +45,7 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
       const field = fs.field ?? 'text';
       const where = fs.where;
       for await (const rec of jsonlRecords(file, fs)) {
-        if (where) {
-          const v = String(rec[where.field]);
-          if ((where.in && !where.in.includes(v)) || (where.notIn && where.notIn.includes(v))) continue;
-        }
+        if (where && !passes(where, String(rec[where.field]))) continue;
         const t = rec[field];
         if (typeof t === 'string') yield t;
       }
@@ -100,17 +101,20 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
     case 'csv': {
       let header: string[] | undefined;
       let idx: number[] = [];
+      let whereAt = -1;
+      const column = (c: string) => {
+        const i = header!.indexOf(c);
+        if (i < 0) throw new TadpoleError('TADPOLE_INPUT', `${file}: no column "${c}" (columns: ${header!.join(', ')})`, { file });
+        return i;
+      };
       for await (const rec of csvRecords(readLines(file, fs.encoding))) {
         if (!header) {
           header = rec;
-          const cols = fs.columns ?? ['text'];
-          idx = cols.map((c) => {
-            const i = header!.indexOf(c);
-            if (i < 0) throw new TadpoleError('TADPOLE_INPUT', `${file}: no column "${c}" (columns: ${header!.join(', ')})`, { file });
-            return i;
-          });
+          idx = (fs.columns ?? ['text']).map(column);
+          if (fs.where) whereAt = column(fs.where.field);
           continue;
         }
+        if (fs.where && !passes(fs.where, rec[whereAt] ?? '')) continue;
         yield idx.map((i) => rec[i] ?? '').filter((s) => s.trim() !== '').join('\n');
       }
       return;

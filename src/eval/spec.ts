@@ -49,7 +49,7 @@ export interface FileSetSpec {
    * i % every === 0, else "rest". A task takes `held-out`, the source `rest`.
    */
   split?: DocSplit;
-  /** jsonl-text: keep only records whose `field` is (in) / is not (notIn) one of these values, e.g. BBC categories. */
+  /** jsonl-text and csv: keep only records whose `field` (a column, for csv) is (in) / is not (notIn) one of these values, e.g. BBC categories, AG News labels. */
   where?: RecordFilter;
 }
 

@@ -32,6 +32,13 @@ describe('document split, chunking and record filters (suite specs)', () => {
     expect(await docs({ files: [f], format: 'jsonl-text', where: { field: 'category', notIn: ['business'] } })).toHaveLength(6);
     expect(await docs({ files: [f], format: 'jsonl-text', where: { field: 'category', in: ['business'] } })).toEqual(['Document 0.', 'Document 3.', 'Document 6.', 'Document 9.']);
   });
+  it('where filters csv rows by a column, and names a missing column', async () => {
+    const c = join(dir, 'news.csv.gz');
+    writeFileSync(c, gzipSync(Buffer.from('label,title,description\n2,Cup final,"Goals, late"\n4,New chip,Faster\n2,Open,Rain\n')));
+    expect(await docs({ files: [c], format: 'csv', columns: ['title', 'description'], where: { field: 'label', in: ['2'] } })).toEqual(['Cup final\nGoals, late', 'Open\nRain']);
+    expect(await docs({ files: [c], format: 'csv', columns: ['title'], where: { field: 'label', notIn: ['2'] } })).toEqual(['New chip']);
+    await expect(docs({ files: [c], format: 'csv', columns: ['title'], where: { field: 'class', in: ['2'] } })).rejects.toThrow(/no column "class"/);
+  });
   it('a spec may name one file as task and source only with complementary split parts', () => {
     const base = { inDomain: 'x', methods: [{ name: 'random' }] };
     const src = { label: 'x', files: ['/a.jsonl'], format: 'jsonl-text' as const };
