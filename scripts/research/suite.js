@@ -92,6 +92,8 @@ function taskAuroc(task, others) {
 }
 
 const methods = process.argv.slice(2);
+const STOPWORDS = 'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves'.split(' ');
+const STOPSET = new Set(STOPWORDS);
 const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
 const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(SUITE_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 const results = methods.map(() => []);
@@ -157,6 +159,22 @@ for (const name of names) {
     c.general = c.general.map(strip);
     c.sentences = c.sentences.map(strip);
   }
+  // STOP=drop (session 22): what features that skip English function words would do,
+  // simulated by blanking them in every sentence a method sees (segment weights keep the
+  // original lengths): a headline task lacks them, and a style of text is not its domain.
+  const stopRe = new RegExp(`\\b(?:${STOPWORDS.join('|')})\\b`, 'gi');
+  const stripStop = (t) => t.replace(stopRe, ' ');
+  // FWRATE=1 (session 22): the share of word tokens that are function words, task and sample.
+  if (process.env.FWRATE) {
+    const rate = (xs) => { let f = 0; let n = 0; for (const t of xs) for (const w of t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) { n++; if (STOPSET.has(w)) f++; } return f / Math.max(1, n); };
+    console.log(`fwrate ${name}: task ${rate(c.task).toFixed(3)} sample ${rate(c.general).toFixed(3)} ratio ${(rate(c.task) / rate(c.general)).toFixed(2)}`);
+  }
+  if (process.env.STOP === 'drop') {
+    const strip = stripStop;
+    c.task = c.task.map(strip);
+    c.general = c.general.map(strip);
+    c.sentences = c.sentences.map(strip);
+  }
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
@@ -169,10 +187,28 @@ for (const name of names) {
   }
   const row = [];
   const calibIdx = c.general.length <= 2000 ? c.general.map((_, i) => i) : new Rng(spec.seed + 2).sample(c.general.length, 2000).sort((a, b) => a - b);
-  const calib = calibIdx.map((i) => c.general[i]);
+  let calib = calibIdx.map((i) => c.general[i]);
   const cache = new Map();
   async function scored(m) {
     if (cache.has(m)) return cache.get(m);
+    // stop~METHOD (session 22): METHOD fitted and scored with English function words blanked
+    // (as STOP=drop, for this method only), so z:A|stop~A fuses the two views late.
+    if (m.startsWith('stop~')) {
+      const inner = m.slice(5);
+      const prev = cache.get(inner);
+      cache.delete(inner);
+      const saved = [c.task, c.general, c.sentences, calib];
+      [c.task, c.general, c.sentences, calib] = saved.map((a) => a.map(stripStop));
+      try {
+        const r = await scored(inner);
+        cache.set(m, r);
+        return r;
+      } finally {
+        [c.task, c.general, c.sentences, calib] = saved;
+        cache.delete(inner);
+        if (prev) cache.set(inner, prev);
+      }
+    }
     // A component ending in ~perword has its sentence scores divided by the sentence's word
     // count (a per-word score: DSIR's log importance weight is a sum over n-grams).
     // ~sqrtword divides by the square root of the word count instead.
@@ -298,7 +334,9 @@ for (const name of names) {
   }
   async function combined(m) {
     const kind = m.slice(0, 2);
-    const parts = await Promise.all(m.slice(2).split('|').map(scored));
+    // One at a time: a stop~ component swaps the sentences while it fits.
+    const parts = [];
+    for (const p of m.slice(2).split('|')) parts.push(await scored(p));
     const out = new Float64Array(c.sentences.length);
     for (const { scores, cal } of parts) {
       if (kind === 'z:') {

@@ -17,8 +17,9 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
-import { intOpt, needGeneral, needTask, numOpt } from './options.js';
+import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { SELF_TRAINING_DEFAULTS, selfTrain } from './self-training.js';
+import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const AUTO_DEFAULTS = {
@@ -146,7 +147,10 @@ export function describeChoice(c: AutoChoice): string {
 export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   needTask(ctx.task, 'auto');
   needGeneral(ctx.general, 'auto (it contrasts the task with a corpus sample)');
-  const candidates = parseCandidates(ctx.options.candidates ?? AUTO_DEFAULTS.candidates);
+  const functionWords = functionWordFigures(ctx.task, ctx.general, strOpt(ctx.options, 'functionWords', 'auto', FUNCTION_WORD_MODES) as FunctionWordMode);
+  ctx.log?.(describeFunctionWords(functionWords));
+  const asked = parseCandidates(ctx.options.candidates ?? AUTO_DEFAULTS.candidates);
+  const candidates = functionWords.skipped ? asked.map(withoutFunctionWords) : asked;
   const holdout = numOpt(ctx.options, 'holdout', AUTO_DEFAULTS.holdout, (v) => v > 0 && v < 1);
   let choice: AutoChoice;
   if (Math.round(ctx.task.length * holdout) < AUTO_DEFAULTS.minHeldOut || Math.round(ctx.general.length * holdout) < AUTO_DEFAULTS.minHeldOut) {
@@ -178,7 +182,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, selector, selfTraining: record } };
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
@@ -201,7 +205,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble; --option candidates=a,b,a+b, rounds=0 for no self-training)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

@@ -2,12 +2,15 @@
  * What the n-gram selectors (classifier, dsir) hash a sentence into. `words`: word unigrams +
  * bigrams (NgramHasher, DSIR's paper features). `chars`: the same plus character n-grams of
  * each word (CharNgramHasher, fastText's subwords); `chars-folded`: with every digit read as
- * "0". Both selectors use one subword length, so an ensemble of the two hashes alike.
+ * "0"; `chars-folded-content`: the same with English function words left out
+ * (function-words.ts), for a task written as headlines or titles. Both selectors use one
+ * subword length, so an ensemble of the two hashes alike.
  */
 import { CharNgramHasher } from '../text/char-ngrams.js';
+import { FUNCTION_WORD_HASHES } from '../text/function-words.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
 
-export const FEATURE_SETS = ['words', 'chars', 'chars-folded'] as const;
+export const FEATURE_SETS = ['words', 'chars', 'chars-folded', 'chars-folded-content'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 /**
@@ -38,5 +41,6 @@ export function featureKey(features: FeatureSet, charN: number): string {
 
 export function featureHasher(buckets: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): SentenceHasher {
   if (features === 'words') return new NgramHasher(buckets);
-  return new CharNgramHasher(buckets, { foldDigits: features === 'chars-folded', n: charN });
+  const content = features === 'chars-folded-content';
+  return new CharNgramHasher(buckets, { foldDigits: features !== 'chars', n: charN, ...(content ? { skip: FUNCTION_WORD_HASHES } : {}) });
 }

@@ -22,6 +22,8 @@ export interface CharNgramOptions {
   /** Characters per subword (3-5 in fastText); 4 by default. */
   n?: number;
   foldDigits?: boolean;
+  /** Word hashes (function-words.ts) to leave out whole: no unigram, no subwords, and the bigram joins the words around them. */
+  skip?: ReadonlySet<number>;
 }
 
 /**
@@ -34,6 +36,7 @@ export class CharNgramHasher {
   /** ROLL^n, to take the unit leaving the window out of the rolling hash. */
   private readonly rollOut: number;
   private readonly digitUnit: number;
+  private readonly skip: ReadonlySet<number> | undefined;
   /** The current word, padded: BEGIN, its lower-cased (digit-folded) units. */
   private unit = new Uint16Array(64);
 
@@ -43,6 +46,7 @@ export class CharNgramHasher {
     for (let i = 0; i < this.n; i++) r = Math.imul(r, ROLL);
     this.rollOut = r;
     this.digitUnit = opts.foldDigits ? 0x30 : -1;
+    this.skip = opts.skip;
   }
 
   /** Subword ids of the padded word this.unit[0..len) (END included) from ids[k]; returns the new count. */
@@ -91,6 +95,10 @@ export class CharNgramHasher {
         this.unit[w++] = digit >= 0 && lo >= 0x30 && lo <= 0x39 ? digit : lo;
       } else if (w > 0) {
         const t = fmix32(h);
+        if (this.skip !== undefined && this.skip.has(t)) {
+          w = 0;
+          continue;
+        }
         ids[k++] = bucketOf(t, buckets);
         if (prev >= 0) ids[k++] = bucketOf(hashPair(prev, t), buckets);
         prev = t;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { fitModel } from '../../src/model/fit.js';
+import { openScorer } from '../../src/model/open.js';
+import { describeFunctionWords, functionWordFigures, withoutFunctionWords } from '../../src/select/telegraphic.js';
+import { AUTO_DEFAULTS } from '../../src/select/auto.js';
+import { HAVE_SHARED, smallMix } from './fixture.js';
+
+const headlines = ['Injured Heskey to miss England friendly', 'Dutch cyclist defends Olympic gold', 'Kerr cruises into lead', 'Cowboys own Orange', 'Pros in Olympics still in question'];
+const prose = ['The team said that it would not play the match on Sunday because of the weather.', 'He was one of the best players of his generation, and he has always been loved by the fans.'];
+
+describe('telegraphic tasks', () => {
+  it('a task with well under the sample share of function words is telegraphic; running text is not', () => {
+    const t = functionWordFigures(headlines, prose, 'auto');
+    expect(t.task).toBeCloseTo(5 / 24); // to, into, own, in, in
+    expect(t.general).toBeGreaterThan(0.4);
+    expect(t.skipped).toBe(true);
+    expect(functionWordFigures(prose, prose, 'auto').skipped).toBe(false);
+    expect(functionWordFigures(prose, prose, 'skip').skipped).toBe(true);
+    expect(functionWordFigures(headlines, prose, 'keep').skipped).toBe(false);
+    expect(functionWordFigures(headlines, [], 'auto').skipped).toBe(false);
+    expect(describeFunctionWords(t)).toMatch(/reads as headlines or titles.*functionWords=keep/);
+  });
+
+  it('moves subword-feature components to the same features without function words, and leaves the rest', () => {
+    expect(withoutFunctionWords(AUTO_DEFAULTS.candidates)).toBe('classifier:rounds=1:expand=0.05:features=chars-folded-content+dsir:features=chars-folded-content:norm=mean');
+    expect(withoutFunctionWords('classifier')).toBe('classifier:features=chars-folded-content');
+    for (const c of ['dsir', 'classifier:features=words', 'dsir:features=chars', 'moore-lewis', 'distance']) expect(withoutFunctionWords(c)).toBe(c);
+  });
+});
+
+describe.skipIf(!HAVE_SHARED)('telegraphic tasks on real text (ChemProt as titles)', () => {
+  it('the default records the figures, fits without function words, and its scores ignore them', async () => {
+    const mix = smallMix();
+    // The ChemProt task as a headline writer would give it: function words dropped.
+    const fn = /\b(?:the|of|and|in|to|a|an|is|was|were|by|with|for|that|this|on|as|at|from|which|be|are|or|these|their|its|it)\b/gi;
+    const task = mix.task.map((s) => s.replace(fn, ' ').replace(/\s+/g, ' ').trim());
+    const lines: string[] = [];
+    const model = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0 }, log: (l) => lines.push(l) });
+    const fw = model.selector.state.functionWords as { task: number; general: number; skipped: boolean };
+    expect(fw.skipped).toBe(true);
+    expect(fw.task).toBeLessThan(0.6 * fw.general);
+    expect(String(model.selector.params.chosen)).toContain('features=chars-folded-content');
+    expect(lines.join('\n')).toMatch(/reads as headlines or titles/);
+    const scorer = await openScorer(JSON.parse(JSON.stringify(model)));
+    const [a, b] = await scorer.score(['Kinase inhibitor binds receptor', 'The kinase inhibitor binds to the receptor']);
+    expect(a).toBeCloseTo(b as number, 10);
+    await scorer.dispose();
+    const kept = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0, functionWords: 'keep' } });
+    expect(String(kept.selector.params.chosen)).not.toContain('content');
+  });
+});
