@@ -283,7 +283,11 @@ for (const name of names) {
         if (process.env.VERBOSE) console.error(`${name} ${m} round ${r}: ${n} of ${gs.length} sample sentences to the task side`);
         pos = gs.filter((_, i) => top.has(gg[i]));
         general = gs.filter((_, i) => !top.has(gg[i]));
-        task = o.keepTask ? [...((th && r + 1 < o.rounds) || o.trace ? taskTrain : c.task), ...pos] : pos;
+        // taskRepeat (session 22): the task's sentences k times ("auto": as many times as it takes
+        // for them to outnumber the moved ones), so that what the corpus lends never outweighs it.
+        const anchorTask = (th && r + 1 < o.rounds) || o.trace ? taskTrain : c.task;
+        const reps = o.taskRepeat === 'auto' ? Math.max(1, Math.ceil(pos.length / anchorTask.length)) : (o.taskRepeat ?? 1);
+        task = o.keepTask ? [...Array.from({ length: reps }, () => anchorTask).flat(), ...pos] : pos;
         model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
         await trace(`round ${r + 1}`, top);
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { realMix } from '../helpers/corpora.js';
+import { corpusRecords, realMix } from '../helpers/corpora.js';
 
 describe.skipIf(!sharedDir())('the default method end to end (real text)', () => {
   it('fit prints and stores the held-out AUROC; filter keeps mostly the task domain and prints no warning', async () => {
@@ -17,6 +17,8 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
       expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
+      // Running text: function words are counted and kept.
+      expect(fit.stderr).toMatch(/auto: function words are \d+% of the task's words and \d+% of the corpus sample's\n/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.params.detector).toBe('auto');
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
@@ -30,6 +32,30 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
       // Four sources, 60 documents each: random keeps ~25% bio records.
       expect(kept.filter((d) => d.source === 'bio').length / kept.length).toBeGreaterThan(0.7);
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+
+  it('a task of paper titles is fitted without function words, says so, and still finds its domain', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const corpus = join(dir, 'corpus.jsonl');
+      writeFileSync(corpus, realMix(60).map((d) => JSON.stringify(d)).join('\n') + '\n');
+      const task = join(dir, 'titles.jsonl');
+      writeFileSync(task, corpusRecords('cs-scitldr-abstracts/dev.jsonl.gz', 400).map((r) => JSON.stringify({ text: String(r.title) })).join('\n') + '\n');
+      const model = join(dir, 'model.json');
+      const fit = await runCli(['fit', '--task', task, '--general', corpus, '-o', model]);
+      expect(fit.code, fit.stderr).toBe(0);
+      expect(fit.stderr).toMatch(/auto: function words are 1\d% of the task's words and [34]\d% of the corpus sample's: the task reads as headlines or titles/);
+      const m = JSON.parse(readFileSync(model, 'utf8'));
+      expect(m.selector.state.functionWords.skipped).toBe(true);
+      expect(m.selector.params.chosen).toBe('classifier:rounds=1:expand=0.05:features=chars-folded-content+dsir:features=chars-folded-content:norm=mean');
+      const out = join(dir, 'kept.jsonl');
+      const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
+      expect(f.code, f.stderr).toBe(0);
+      const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
+      expect(kept.filter((d) => d.source === 'cs').length / kept.length).toBeGreaterThan(0.6);
     } finally {
       cleanup();
     }
