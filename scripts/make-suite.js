@@ -5,7 +5,9 @@
  * (medical leaflets vs bio, finance vs news, bio vs cs, news vs speeches, ...), and
  * line-structured or hard-wrapped documents (OHSUMED, Reuters, Gutenberg, leaflets, ABC).
  * Tasks never share a document with their mix: separate task datasets where they exist,
- * else a held-out document split of the source (`split`). Run: node scripts/make-suite.js
+ * else a held-out document split of the source (`split`). Also writes corpora/suite-hard/
+ * (a limit, not used to choose) and corpora/suite-check/ (mixes of kinds the suite lacks, built
+ * after the default was chosen, to check it). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
