@@ -367,6 +367,24 @@ for (const name of names) {
     }
     return out;
   }
+  // AGREE=1 (session 22): do the classifier and DSIR, fitted apart, agree on the mix's top 5% of
+  // segments, and how pure (in-domain) is each top set: does agreement foretell a pure first move?
+  if (process.env.AGREE) {
+    const top = async (m) => {
+      const { scores } = await scored(m);
+      const means = [];
+      let at = 0;
+      c.segs.forEach(([, n], i) => { let s = 0; let w = 0; for (let j = 0; j < n; j++) { const l = Math.max(1, Math.min(400, c.lens[at + j])); s += l * scores[at + j]; w += l; } means.push([s / w, i]); at += n; });
+      means.sort((a, b) => a[0] - b[0]);
+      return new Set(means.slice(0, Math.round(0.05 * means.length)).map(([, i]) => i));
+    };
+    const pure = (set) => [...set].filter((i) => c.segs[i][0] === c.inIdx).length / set.size;
+    const a = await top('classifier:{"rounds":0}');
+    const b = await top('dsir:{"features":"chars-folded","norm":"mean"}');
+    const p = await top('tadpole:{"rounds":0}');
+    const inter = [...a].filter((i) => b.has(i)).length;
+    console.log(`agree ${name}: jaccard ${(inter / (a.size + b.size - inter)).toFixed(3)}; top 5% in-domain: classifier ${(100 * pure(a)).toFixed(1)}, dsir ${(100 * pure(b)).toFixed(1)}, pair ${(100 * pure(p)).toFixed(1)}, both ${(100 * [...a].filter((i) => b.has(i) && c.segs[i][0] === c.inIdx).length / Math.max(1, inter)).toFixed(1)}`);
+  }
   for (const [k, m] of methods.entries()) {
     const t0 = performance.now();
     // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@mean. Without
