@@ -9,9 +9,9 @@
  * function words out of the features (`chars-folded-content`, features.ts), so only content
  * words and their subwords speak for the domain.
  *
- * The threshold sits in a wide gap: over the 16 suite mixes and the 8 prose mixes of the
+ * The threshold sits in a wide gap: over the 16 suite mixes and the 7 prose mixes of the
  * check suite the task's share was 0.72-1.17 of the sample's; on the three headline and
- * title tasks, 0.43-0.49 (scripts/research/README.md, "A check suite").
+ * title tasks, 0.43-0.49 (scripts/research/README.md, "A check suite, and telegraphic tasks").
  */
 import { functionWordShare } from '../text/function-words.js';
 import { parseComponentSpec } from './component-spec.js';

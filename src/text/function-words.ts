@@ -5,7 +5,7 @@
  * about half the function words of running text; fitted against a corpus of prose, a
  * selector then learns "has function words" as the surest sign of the corpus and ranks any
  * telegraphic text first (tables, signatures, for-sale ads): scripts/research/README.md,
- * "A check suite".
+ * "A check suite, and telegraphic tasks".
  */
 import { fmix32 } from './ngrams.js';
 import { LOWER } from './fast-ngrams.js';
