@@ -111,13 +111,20 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   });
   // corpora/suite-hard: mixes beyond every method measured, kept runnable beside the suite.
   const hard = readdirSync(join(root, 'corpora/suite-hard')).filter((f) => f.endsWith('.json')).map((f) => `../suite-hard/${f}`);
-  for (const f of [...files, ...hard]) {
-    it(`${f} is valid, names existing files, and puts 20-40% of the bytes in-domain`, () => {
+  // corpora/suite-check: mixes of kinds the suite lacks, one of them at 10% in-domain.
+  const check = readdirSync(join(root, 'corpora/suite-check')).filter((f) => f.endsWith('.json')).map((f) => `../suite-check/${f}`);
+  for (const f of [...files, ...hard, ...check]) {
+    const least = f.startsWith('../suite-check/') ? 0.1 : 0.2;
+    it(`${f} is valid, names existing files, and puts ${100 * least}-40% of the bytes in-domain`, () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
       for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
       const inShare = s.sources.filter((x) => x.label === s.inDomain).reduce((a, x) => a + (x.share ?? 0), 0);
-      expect(inShare).toBeGreaterThanOrEqual(0.2);
+      expect(inShare).toBeGreaterThanOrEqual(least - 1e-9);
       expect(inShare).toBeLessThanOrEqual(0.4);
     });
   }
+  it('the check suite holds ten mixes, among them three title tasks', () => {
+    expect(check).toHaveLength(10);
+    expect(check.filter((f) => f.includes('titles'))).toHaveLength(3);
+  });
 });
