@@ -36,6 +36,7 @@ import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { Rng } from '../../dist/core/rng.js';
 import { auroc } from '../../dist/detect/metrics.js';
+import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-words.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -92,8 +93,6 @@ function taskAuroc(task, others) {
 }
 
 const methods = process.argv.slice(2);
-const STOPWORDS = 'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves'.split(' ');
-const STOPSET = new Set(STOPWORDS);
 const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
 const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(SUITE_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 const results = methods.map(() => []);
@@ -162,18 +161,17 @@ for (const name of names) {
   // STOP=drop (session 22): what features that skip English function words would do,
   // simulated by blanking them in every sentence a method sees (segment weights keep the
   // original lengths): a headline task lacks them, and a style of text is not its domain.
-  const stopRe = new RegExp(`\\b(?:${STOPWORDS.join('|')})\\b`, 'gi');
+  const stopRe = new RegExp(`\\b(?:${FUNCTION_WORDS.join('|')})\\b`, 'gi');
   const stripStop = (t) => t.replace(stopRe, ' ');
   // FWRATE=1 (session 22): the share of word tokens that are function words, task and sample.
   if (process.env.FWRATE) {
-    const rate = (xs) => { let f = 0; let n = 0; for (const t of xs) for (const w of t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) { n++; if (STOPSET.has(w)) f++; } return f / Math.max(1, n); };
-    console.log(`fwrate ${name}: task ${rate(c.task).toFixed(3)} sample ${rate(c.general).toFixed(3)} ratio ${(rate(c.task) / rate(c.general)).toFixed(2)}`);
+    const [t, g] = [functionWordShare(c.task), functionWordShare(c.general)];
+    console.log(`fwrate ${name}: task ${t.toFixed(3)} sample ${g.toFixed(3)} ratio ${(t / g).toFixed(2)}`);
   }
   if (process.env.STOP === 'drop') {
-    const strip = stripStop;
-    c.task = c.task.map(strip);
-    c.general = c.general.map(strip);
-    c.sentences = c.sentences.map(strip);
+    c.task = c.task.map(stripStop);
+    c.general = c.general.map(stripStop);
+    c.sentences = c.sentences.map(stripStop);
   }
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
