@@ -6,8 +6,10 @@
 // where even this falls short of 90% is limited by features or labels, not by the task.
 //
 // usage: node scripts/research/oracle.js [SPEC...]   (default: every corpora/suite spec;
-//   the mix cached by suite.js). env AS=news:finance counts label finance as news too.
+//   the mix cached by suite.js). env AS=news:finance counts label finance as news too;
+//   SUITE_DIR=corpora/suite-check reads another suite's specs.
 import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
@@ -18,12 +20,19 @@ import { NgramHasher } from '../../dist/text/fast-ngrams.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
-const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(join(ROOT, 'corpora/suite')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const SUITE = join(ROOT, process.env.SUITE_DIR ?? 'corpora/suite');
+const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(SUITE).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const CODE_KEY = createHash('sha256')
+  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
+  .digest('hex')
+  .slice(0, 12);
 const [asLabel, extra] = (process.env.AS ?? ':').split(':');
 
 for (const name of names) {
-  const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
-  const dir = join(tmpdir(), 'tadpole-research', 'suite', spec.name);
+  const spec = await loadSpec(join(SUITE, `${name}.json`));
+  // suite.js's cache key (its CODE_KEY, then the spec): run suite.js on the mix first.
+  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
+  const dir = join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
   const docLabel = readFileSync(join(dir, 'mix.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source);
   const inDomain = (l) => l === spec.inDomain || (asLabel === spec.inDomain && l === extra);
   const sentences = [];

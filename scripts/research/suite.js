@@ -21,6 +21,9 @@
 // 20); MARKUP=skip blanks tags and placeholders in every sentence a method sees (session 20).
 // env: MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
+// env (session 23): CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
+// N sentences of LABEL from outside the mix as text not to keep (fit --avoid); gst: takes
+// "moveTo":"none" (moved segments only leave the general side).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +37,7 @@ import { segmentScores } from '../../dist/pipeline/segments.js';
 import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
+import { optionsWithKeep } from '../../dist/model/complete.js';
 import { Rng } from '../../dist/core/rng.js';
 import { auroc } from '../../dist/detect/metrics.js';
 import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-words.js';
@@ -51,9 +55,13 @@ const CODE_KEY = createHash('sha256')
   .digest('hex')
   .slice(0, 12);
 
-async function load(spec) {
+function cacheDir(spec) {
   const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
-  const dir = join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
+  return join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
+}
+
+async function load(spec) {
+  const dir = cacheDir(spec);
   const meta = join(dir, 'cache.json');
   if (existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8'));
   mkdirSync(dir, { recursive: true });
@@ -173,6 +181,15 @@ for (const name of names) {
     c.general = c.general.map(stripStop);
     c.sentences = c.sentences.map(stripStop);
   }
+  // CAPS=mask (session 23): what features blind to proper names would do, simulated by
+  // writing every capitalised word that does not open its sentence as "Xx" (the pronoun I
+  // kept): names carry the era, country and league of a text, which a transfer task lacks.
+  if (process.env.CAPS === 'mask') {
+    const maskCaps = (t) => t.replace(/(\s[("'“‘\[]*)(?!I\b|I['’])\p{Lu}[\p{L}\p{N}'’.-]*/gu, '$1Xx');
+    c.task = c.task.map(maskCaps);
+    c.general = c.general.map(maskCaps);
+    c.sentences = c.sentences.map(maskCaps);
+  }
   // ALSO=news-agnews:finance also counts that label as in-domain on that mix (a relabelling
   // to report beside the suite's own labels, never instead of them).
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
@@ -182,6 +199,20 @@ for (const name of names) {
   if (nGeneral < c.general.length) {
     c.general = c.general.slice(0, nGeneral);
     c.generalGroups = c.generalGroups.slice(0, nGeneral);
+  }
+  // AVOID=MIX:LABEL:N[,...] (session 23): a user's examples of text not to keep (fit --avoid):
+  // N seeded sentences of LABEL's source documents that are not in the mix, passed to every
+  // fit as `avoid` (methods other than the default refuse them; give avoidShare to weigh them).
+  const avoid = (process.env.AVOID ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
+  if (avoid) {
+    const [, label, n] = avoid;
+    const inMix = new Set(readFileSync(join(cacheDir(spec), 'mix.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text));
+    const af = join(cacheDir(spec), `avoid-${label}.jsonl`);
+    const lines = [];
+    for (const src of spec.sources.filter((x) => x.label === label)) for await (const text of readSourceDocs(src)) if (!inMix.has(text)) lines.push(JSON.stringify({ text }));
+    writeFileSync(af, lines.join('\n') + '\n');
+    c.avoid = await readSentences([af], { ...READER, limit: Number(n), seed: spec.seed + 7 });
+    console.log(`avoid ${name}: ${c.avoid.length} sentences of ${label} from ${lines.length} documents outside the mix`);
   }
   const row = [];
   const calibIdx = c.general.length <= 2000 ? c.general.map((_, i) => i) : new Rng(spec.seed + 2).sample(c.general.length, 2000).sort((a, b) => a - b);
@@ -285,6 +316,9 @@ for (const name of names) {
         // for them to outnumber the moved ones), so that what the corpus lends never outweighs it.
         const anchorTask = (th && r + 1 < o.rounds) || o.trace ? taskTrain : c.task;
         const reps = o.taskRepeat === 'auto' ? Math.max(1, Math.ceil(pos.length / anchorTask.length)) : (o.taskRepeat ?? 1);
+        // moveTo "none" (session 23): the top segments only leave the general side (PU
+        // cleaning), so the corpus's wording never becomes evidence for the task.
+        if (o.moveTo === 'none') pos = [];
         task = o.keepTask ? [...Array.from({ length: reps }, () => anchorTask).flat(), ...pos] : pos;
         model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
         await trace(`round ${r + 1}`, top);
@@ -293,8 +327,10 @@ for (const name of names) {
     }
     const [method, json] = m.split(/:(.*)/s);
     // An `embedder` option ({"kind":"onnx","modelDir":...}) goes to the fit, not the method.
-    const { embedder, ...options } = json ? JSON.parse(json) : {};
-    const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, ...(embedder ? { embedder } : {}), log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
+    const { embedder, ...given } = json ? JSON.parse(json) : {};
+    // The moves of self-training are sized by the share kept, as `tadpole eval` sizes them.
+    const options = optionsWithKeep(method, given, spec.keep);
+    const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, ...(embedder ? { embedder } : {}), ...(c.avoid ? { avoid: c.avoid } : {}), log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     return scoreWith(m, model);
   }
   // COVER=1 (session 20): does the kept text look as task-like as the task itself? AUROC of

@@ -2,8 +2,8 @@ import { expandInputs } from '../io/inputs/expand.js';
 import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
-import { fitModel } from '../model/fit.js';
 import { completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
+import { checkAvoid, fitModel } from '../model/fit.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
@@ -24,6 +24,7 @@ const spec: CommandSpec = {
   flags: [
     { name: 'task', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
     { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
+    { name: 'avoid', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S), never moved to the task side by self-training' },
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
@@ -55,10 +56,14 @@ wording for the task's domain. Without --general, filter sizes this by its --kee
 self-training off; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
+Where the kept text is the task's topic in the wrong genre, or its genre on the wrong topic,
+the task text cannot say which you want: --avoid FILE with a few hundred sentences of what
+you do not want tells the default (they weigh on the corpus side of every fit).
 
 Examples:
   tadpole fit --task task.txt --general sample.txt -o model.json
   tadpole fit --task train.jsonl.gz --format jsonl --general news.txt -o model.json
+  tadpole fit --task sports-news.txt --avoid sports-forum-posts.txt -o model.json   # the news, not the forums
   tadpole fit --task task.txt --embedder onnx --model-dir ./all-MiniLM-L6-v2 --detector iforest -o bert.json   # the paper's setting`,
 };
 
@@ -91,6 +96,9 @@ export const command: Command = {
       const raw = kv.slice(eq + 1);
       options[kv.slice(0, eq)] = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
+    const avoidFiles = expandInputs(list(args, 'avoid'));
+    // Refused before any text is read: only the default's fit weighs text to avoid.
+    checkAvoid(method, options, avoidFiles.length ? ['?'] : undefined);
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
@@ -98,13 +106,16 @@ export const command: Command = {
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
       io.stderr.write(`tadpole: warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it\n`);
     }
+    const avoid = avoidFiles.length ? await readSentences(avoidFiles, reader) : undefined;
+    if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
+    const withAvoid = avoid ? { avoid, avoidFiles } : {};
     const sampleSize = num(args, 'generalSample') ?? 20000;
     const out = str(args, 'output') ?? 'model.json';
     if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
       // No general sample: the corpus being filtered will be the background (model/complete.ts).
-      const model = deferFit({ method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, taskFiles, sampleSize });
+      const model = deferFit({ method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, taskFiles, ...withAvoid, sampleSize });
       writeModel(out, model);
-      io.stderr.write(`tadpole: no --general: stored ${task.length} task sentences for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}\n`);
+      io.stderr.write(`tadpole: no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}\n`);
       return 0;
     }
     let general: string[] = [];
@@ -125,6 +136,7 @@ export const command: Command = {
       options,
       taskFiles,
       generalFiles,
+      ...withAvoid,
       log: (line) => io.stderr.write(`tadpole: ${line}\n`),
     });
     writeModel(out, model);

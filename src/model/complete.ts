@@ -13,7 +13,9 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
 import { selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
-import { fitModel, type FitOptions } from './fit.js';
+import { checkAvoid, fitModel, selfTrains, type FitOptions } from './fit.js';
+
+export { selfTrains };
 
 /**
  * Does a fit without a general sample wait for the corpus? Methods that need general text
@@ -36,6 +38,7 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
   selectorFactory(opts.method); // unknown method: the usual error now, not at filter time
   if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
   if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `--general-sample must be a positive integer, got ${opts.sampleSize}`);
+  checkAvoid(opts.method, opts.options, opts.avoid);
   const embedder = opts.embedder ? Object.fromEntries(Object.entries(opts.embedder).filter(([k, v]) => k !== 'log' && v !== undefined)) : undefined;
   return {
     format: MODEL_FORMAT,
@@ -43,8 +46,14 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
     method: opts.method,
     embedder: null,
     fit: { seed: opts.seed, options: opts.options },
-    counts: { taskSentences: opts.task.length, generalSentences: 0, taskFiles: opts.taskFiles ?? [], generalFiles: [] },
-    completion: { task: opts.task, sampleSize: opts.sampleSize, ...(embedder ? { embedder } : {}) },
+    counts: {
+      taskSentences: opts.task.length,
+      generalSentences: 0,
+      taskFiles: opts.taskFiles ?? [],
+      generalFiles: [],
+      ...(opts.avoid?.length ? { avoidSentences: opts.avoid.length, avoidFiles: opts.avoidFiles ?? [] } : {}),
+    },
+    completion: { task: opts.task, ...(opts.avoid?.length ? { avoid: opts.avoid } : {}), sampleSize: opts.sampleSize, ...(embedder ? { embedder } : {}) },
   };
 }
 
@@ -57,11 +66,6 @@ export interface CompleteOptions {
    */
   keep?: number;
   log?: (line: string) => void;
-}
-
-/** Does this fit self-train by segments (auto, alone or as tadpole's default detector)? */
-export function selfTrains(method: string, options: Record<string, unknown>): boolean {
-  return method === 'auto' || (method === 'tadpole' && (options.detector ?? 'auto') === 'auto');
 }
 
 /**
@@ -77,7 +81,7 @@ export function optionsWithKeep(method: string, options: Record<string, unknown>
 /**
  * The method's own fit, re-run on the stored task sentences with `sample` as the general
  * sample (same method, options and seed). The completed model records the sample's
- * fingerprint and drops the task sentences.
+ * fingerprint and drops the task sentences (and those to avoid).
  */
 export async function completeModel(model: ModelFile, sample: SentenceSample, opts: CompleteOptions = {}): Promise<ModelFile> {
   const c = model.completion;
@@ -105,6 +109,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     options,
     taskFiles: model.counts.taskFiles,
     generalFiles: [],
+    ...(c.avoid?.length ? { avoid: c.avoid, avoidFiles: model.counts.avoidFiles ?? [] } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
   return {

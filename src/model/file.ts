@@ -19,7 +19,7 @@ export interface ModelFile {
   /** Absent only while the model waits for completion (see `completion`). */
   selector?: SelectorJSON;
   fit: { seed: number; options: Record<string, unknown>; generalRatio?: number };
-  counts: { taskSentences: number; generalSentences: number; taskFiles: string[]; generalFiles: string[] };
+  counts: { taskSentences: number; generalSentences: number; taskFiles: string[]; generalFiles: string[]; avoidSentences?: number; avoidFiles?: string[] };
   /** Fitted without a general sample: completed from the corpus at filter time (model/complete.ts). */
   completion?: ModelCompletion;
 }
@@ -27,6 +27,8 @@ export interface ModelFile {
 export interface ModelCompletion {
   /** The task sentences, kept until the model is completed (the fit re-runs on them). */
   task?: string[];
+  /** The sentences not to keep (fit --avoid), kept until completion as the task is. */
+  avoid?: string[];
   /** General sentences to draw from the corpus being filtered. */
   sampleSize: number;
   /** The embedder named at fit time, recreated for the fit at filter time. */

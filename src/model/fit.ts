@@ -15,7 +15,21 @@ export interface FitOptions {
   options: Record<string, unknown>;
   taskFiles?: string[];
   generalFiles?: string[];
+  /** Sentences not to keep (FitContext.avoid): the default's fit only. */
+  avoid?: string[];
+  avoidFiles?: string[];
   log?: (line: string) => void;
+}
+
+/** Does this fit self-train by segments (auto, alone or as tadpole's default detector)? */
+export function selfTrains(method: string, options: Record<string, unknown>): boolean {
+  return method === 'auto' || (method === 'tadpole' && (options.detector ?? 'auto') === 'auto');
+}
+
+/** Text not to keep weighs on the general side of the default's fit (select/avoid.ts); no other method takes it. */
+export function checkAvoid(method: string, options: Record<string, unknown>, avoid: string[] | undefined): void {
+  if (!avoid?.length || selfTrains(method, options)) return;
+  throw new TadpoleError('TADPOLE_USAGE', `--avoid works with the default fit (method tadpole, detector auto) and --method auto; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not take text to avoid`);
 }
 
 export async function fitModel(opts: FitOptions): Promise<ModelFile> {
@@ -24,6 +38,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
   if (factory.needsGeneral && opts.general.length === 0) {
     throw new TadpoleError('TADPOLE_USAGE', `method "${opts.method}" needs a general-domain sample: give --general FILE`);
   }
+  checkAvoid(opts.method, opts.options, opts.avoid);
   let embedder: Embedder | undefined;
   try {
     // Methods that can use an embedder (tadpole) use one when the caller names it.
@@ -33,6 +48,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
       general: opts.general,
       ...(opts.generalGroups ? { generalGroups: opts.generalGroups } : {}),
       ...(embedder ? { embedder } : {}),
+      ...(opts.avoid?.length ? { avoid: opts.avoid } : {}),
       seed: opts.seed,
       options: opts.options,
       ...(opts.log ? { log: opts.log } : {}),
@@ -49,6 +65,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
         generalSentences: opts.general.length,
         taskFiles: opts.taskFiles ?? [],
         generalFiles: opts.generalFiles ?? [],
+        ...(opts.avoid?.length ? { avoidSentences: opts.avoid.length, avoidFiles: opts.avoidFiles ?? [] } : {}),
       },
     };
     if (embedder && opts.embedder?.kind === 'onnx' && opts.embedder.modelDir) model.embedderHint = { modelDir: opts.embedder.modelDir };

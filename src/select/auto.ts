@@ -19,6 +19,7 @@ import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { SELF_TRAINING_DEFAULTS, selfTrain } from './self-training.js';
+import { AVOID_DEFAULTS, avoidSide, describeAvoid } from './avoid.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -168,9 +169,13 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
+  // Text the user does not want kept weighs on the general side of every fit (avoid.ts); the
+  // held-out AUROC above still measures the task against the corpus sample alone.
+  const avoid = ctx.avoid?.length ? avoidSide(ctx.avoid, ctx.general.length, numOpt(ctx.options, 'avoidShare', AVOID_DEFAULTS.share, (v) => v > 0 && v < 1), ctx.seed + 13) : undefined;
+  if (avoid) ctx.log?.(describeAvoid(avoid.record, ctx.general.length));
   const parts = choice.chosen.split('+');
   const fitChosen = async (task: string[], general: string[], seed: number): Promise<SelectorJSON> => {
-    const at: FitContext = { ...ctx, task, general, seed };
+    const at: FitContext = { ...ctx, task, general: avoid ? [...general, ...avoid.side] : general, seed };
     if (parts.length > 1) return { method: 'ensemble', params: { components: parts }, state: await fitEnsemble(at, parts, {}) };
     const { factory, options } = await factoryOf(choice.chosen);
     return factory.fit({ ...at, options: { ...options } });
@@ -182,7 +187,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record } };
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
@@ -205,7 +210,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip; fit --avoid FILE weighs text not to keep on the general side, avoidShare=0.2 of the sample)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

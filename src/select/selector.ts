@@ -32,6 +32,11 @@ export interface FitContext {
    * segments (io/sample.ts). Self-training judges the sample by segments when present.
    */
   generalGroups?: Uint32Array;
+  /**
+   * Sentences the user does not want kept (`fit --avoid`): the default (auto) weighs them on
+   * the general side of every fit, never among the sample segments self-training moves.
+   */
+  avoid?: string[];
   /** Present when the method embeds (tadpole, distance, knn-tapt, textgram may). */
   embedder?: Embedder;
   seed: number;

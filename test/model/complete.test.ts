@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { completeModel, completesFromCorpus, deferFit, needsCompletion } from '../../src/model/complete.js';
 import { validateModel } from '../../src/model/file.js';
+import { AVOID_DEFAULTS } from '../../src/select/avoid.js';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
 import type { SentenceSample } from '../../src/io/sample.js';
@@ -72,6 +73,33 @@ describe('deferFit + completeModel', () => {
     expect(state(named).params.expand).toBe(0.03);
     const dsir = await completeModel(deferFit({ method: 'dsir', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
     expect(dsir.fit.options).toEqual({});
+  }, 60_000);
+
+  it('text to avoid is stored with the task, weighs in the completed fit as in a direct one, then is dropped; other methods refuse it', async () => {
+    const avoid = news.slice(300, 380);
+    const general = news.slice(0, 300);
+    const deferred = deferFit({ method: 'tadpole', task, seed: 3, options: {}, sampleSize: 1000, avoid, avoidFiles: ['posts.txt'] });
+    const back = validateModel(JSON.parse(JSON.stringify(deferred)));
+    expect(back.completion?.avoid).toEqual(avoid);
+    expect(back.counts).toMatchObject({ avoidSentences: 80, avoidFiles: ['posts.txt'] });
+    const done = await completeModel(back, sampleOf(general));
+    expect(done.completion?.avoid).toBeUndefined();
+    expect(done.counts).toMatchObject({ avoidSentences: 80, avoidFiles: ['posts.txt'] });
+    expect((done.selector?.state as { avoid: unknown }).avoid).toMatchObject({ sentences: 80, used: Math.min(80, Math.round(AVOID_DEFAULTS.share * 300)), share: AVOID_DEFAULTS.share });
+    const direct = await fitModel({ method: 'tadpole', task, general, generalGroups: groupsOf(general), seed: 3, options: {}, avoid });
+    const without = await fitModel({ method: 'tadpole', task, general, generalGroups: groupsOf(general), seed: 3, options: {} });
+    const [a, b, c] = await Promise.all([openScorer(done), openScorer(direct), openScorer(without)]);
+    const probe = [...task.slice(0, 20), ...avoid.slice(0, 40)];
+    const sa = await a.score(probe);
+    expect(Array.from(sa)).toEqual(Array.from(await b.score(probe)));
+    // The avoided sentences score as less task-like than without them (higher = dropped first).
+    const mean = (xs: ArrayLike<number>) => Array.from(xs).slice(20).reduce((x, y) => x + y, 0) / 40;
+    const sc = await c.score(probe);
+    const gap = (xs: Float64Array) => mean(xs) - Array.from(xs).slice(0, 20).reduce((x, y) => x + y, 0) / 20;
+    expect(gap(sa)).toBeGreaterThan(gap(sc));
+    await Promise.all([a.dispose(), b.dispose(), c.dispose()]);
+    expect(() => deferFit({ method: 'dsir', task, seed: 0, options: {}, sampleSize: 10, avoid })).toThrow(/--avoid works with the default fit/);
+    await expect(fitModel({ method: 'tadpole', task, general, seed: 0, options: { detector: 'iforest' }, avoid })).rejects.toThrow(/--detector iforest does not take text to avoid/);
   }, 60_000);
 
   it('refuses an empty sample and a model that does not wait', async () => {
