@@ -1,7 +1,7 @@
 // Ceiling of the features (issue 10): how much in-domain text would the hashed 1-2-gram
 // logistic regression keep if it were trained on the MIX'S OWN LABELS instead of on the
 // task? Two folds by document (even / odd mix ordinal): fit in-domain vs the rest on one
-// fold's sentences, score the other fold, cut 20% of its sentences by 15-sentence segment
+// fold's sentences, score the other fold, cut the spec's keep share by 15-sentence segment
 // means, report the in-domain share of kept characters (mean of the two folds). A mix
 // where even this falls short of 90% is limited by features or labels, not by the task.
 //

@@ -99,6 +99,7 @@ export const command: Command = {
     const avoidFiles = expandInputs(list(args, 'avoid'));
     // Refused before any text is read: only the default's fit weighs text to avoid.
     checkAvoid(method, options, avoidFiles.length ? ['?'] : undefined);
+    if (avoidFiles.includes('-') && taskFiles.includes('-')) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed --task or --avoid, not both');
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
@@ -106,7 +107,7 @@ export const command: Command = {
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
       io.stderr.write(`tadpole: warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it\n`);
     }
-    const avoid = avoidFiles.length ? await readSentences(avoidFiles, reader) : undefined;
+    const avoid = avoidFiles.length ? await readSentences(avoidFiles, reader, { stdin: io.stdin }) : undefined;
     if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
     const withAvoid = avoid ? { avoid, avoidFiles } : {};
     const sampleSize = num(args, 'generalSample') ?? 20000;

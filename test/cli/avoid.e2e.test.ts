@@ -95,6 +95,9 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       const dsir = await runCli(['fit', '--task', task, '--method', 'dsir', '--avoid', join(dir, 'missing.txt'), '-o', join(dir, 'd.json')]);
       expect(dsir.code).toBe(2);
       expect(dsir.stderr).toMatch(/--avoid works with the default fit .* dsir does not take text to avoid/);
+      const both = await runCli(['fit', '--task', '-', '--avoid', '-', '-o', join(dir, 'b.json')]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/stdin \(-\) can feed --task or --avoid, not both/);
     } finally {
       cleanup();
     }
