@@ -94,13 +94,22 @@ function shortName(spec: string): string {
   return spec.replace(/^suite-/, '');
 }
 
+/** The share kept: one figure, or the most common one and the mixes that keep another. */
+function keepsOf(results: EvalResult[]): string {
+  const count = new Map<number, number>();
+  for (const r of results) count.set(r.keep, (count.get(r.keep) ?? 0) + 1);
+  const common = [...count].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
+  const others = results.filter((r) => r.keep !== common).map((r) => `${shortName(r.spec)} ${pct(r.keep)}`);
+  return others.length ? `${pct(common)}; ${others.join(', ')}` : pct(common);
+}
+
 /**
  * Methods x mixes, then mean and minimum; then leave-one-domain-out. `note` replaces the
  * measure's description in the heading and `shares: false` drops the mixes' in-domain
  * shares (the summary over draws holds worst cases, and each draw has its own shares).
  */
 export function formatSuite(summary: SuiteSummary, results: EvalResult[], heading: string, opts: { note?: string; shares?: boolean } = {}): string {
-  const head = [`${heading}: ${opts.note ?? 'in-domain share of kept characters'} (keep ${pct(results[0]?.keep)}, segments of ${results[0]?.segment ?? '-'})`, ''];
+  const head = [`${heading}: ${opts.note ?? 'in-domain share of kept characters'} (keep ${keepsOf(results)}, segments of ${results[0]?.segment ?? '-'})`, ''];
   const rows: string[][] = [['method', ...summary.mixes.map(shortName), 'mean', 'min', 'seconds']];
   // Random keeps about this: the in-domain share of the mix's characters (segment bytes).
   const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));

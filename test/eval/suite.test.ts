@@ -83,6 +83,11 @@ describe('suite summary', () => {
     const text = formatSuite(summarizeSuite(results), results, 'suite');
     expect(text).toMatch(/m2\s+95\.0%\s+50\.0%\s+99\.0%\s+81\.3%\s+50\.0%/);
     expect(text).toContain('leave-one-domain-out');
+    expect(text).toContain('(keep 20.0%, segments of 15)');
+  });
+  it('names the mixes that keep another share than the rest', () => {
+    const mixed = [...results.slice(0, 2), { ...results[2]!, keep: 0.1 }];
+    expect(formatSuite(summarizeSuite(mixed), mixed, 'suite')).toContain('(keep 20.0%; c 10.0%, segments of 15)');
   });
   it('over draws: the worst draw per method and mix, the mean of every draw and mix, the minimum of all', () => {
     const other = [result('suite-a', { m1: 0.7, m2: 0.97 }), result('suite-b', { m1: 0.9, m2: 0.6 }), result('suite-c', { m1: 0.8, m2: 0.99 })];
