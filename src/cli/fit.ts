@@ -98,7 +98,7 @@ export const command: Command = {
     }
     const avoidFiles = expandInputs(list(args, 'avoid'));
     // Refused before any text is read: only the default's fit weighs text to avoid.
-    checkAvoid(method, options, avoidFiles.length ? ['?'] : undefined);
+    checkAvoid(method, options, avoidFiles.length > 0);
     if (avoidFiles.includes('-') && taskFiles.includes('-')) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed --task or --avoid, not both');
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;

@@ -38,7 +38,7 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
   selectorFactory(opts.method); // unknown method: the usual error now, not at filter time
   if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
   if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `--general-sample must be a positive integer, got ${opts.sampleSize}`);
-  checkAvoid(opts.method, opts.options, opts.avoid);
+  checkAvoid(opts.method, opts.options, !!opts.avoid?.length);
   const embedder = opts.embedder ? Object.fromEntries(Object.entries(opts.embedder).filter(([k, v]) => k !== 'log' && v !== undefined)) : undefined;
   return {
     format: MODEL_FORMAT,

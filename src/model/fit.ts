@@ -27,8 +27,8 @@ export function selfTrains(method: string, options: Record<string, unknown>): bo
 }
 
 /** Text not to keep weighs on the general side of the default's fit (select/avoid.ts); no other method takes it. */
-export function checkAvoid(method: string, options: Record<string, unknown>, avoid: string[] | undefined): void {
-  if (!avoid?.length || selfTrains(method, options)) return;
+export function checkAvoid(method: string, options: Record<string, unknown>, given: boolean): void {
+  if (!given || selfTrains(method, options)) return;
   throw new TadpoleError('TADPOLE_USAGE', `--avoid works with the default fit (method tadpole, detector auto) and --method auto; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not take text to avoid`);
 }
 
@@ -38,7 +38,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
   if (factory.needsGeneral && opts.general.length === 0) {
     throw new TadpoleError('TADPOLE_USAGE', `method "${opts.method}" needs a general-domain sample: give --general FILE`);
   }
-  checkAvoid(opts.method, opts.options, opts.avoid);
+  checkAvoid(opts.method, opts.options, !!opts.avoid?.length);
   let embedder: Embedder | undefined;
   try {
     // Methods that can use an embedder (tadpole) use one when the caller names it.
