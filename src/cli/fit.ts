@@ -4,6 +4,7 @@ import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
 import { completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
 import { checkAvoid, fitModel } from '../model/fit.js';
+import { AVOID_DEFAULTS } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
@@ -24,7 +25,7 @@ const spec: CommandSpec = {
   flags: [
     { name: 'task', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
     { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
-    { name: 'avoid', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S), never moved to the task side by self-training' },
+    { name: 'avoid', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S; more than that many are read as a seeded sample), never moved to the task side by self-training' },
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
@@ -107,10 +108,14 @@ export const command: Command = {
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
       io.stderr.write(`tadpole: warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it\n`);
     }
-    const avoid = avoidFiles.length ? await readSentences(avoidFiles, reader, { stdin: io.stdin }) : undefined;
-    if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
-    const withAvoid = avoid ? { avoid, avoidFiles } : {};
     const sampleSize = num(args, 'generalSample') ?? 20000;
+    // The fit weighs at most avoidShare x the sample of them (select/avoid.ts), so a large
+    // --avoid file is read as a seeded sample of that many, never held whole.
+    const avoidCap = Math.max(1, Math.ceil(Number(options.avoidShare ?? AVOID_DEFAULTS.share) * sampleSize));
+    const avoid = avoidFiles.length ? await readSentences(avoidFiles, { ...reader, limit: avoidCap, seed }, { stdin: io.stdin }) : undefined;
+    if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
+    if (avoid && avoid.length === avoidCap) io.stderr.write(`tadpole: --avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)\n`);
+    const withAvoid = avoid ? { avoid, avoidFiles } : {};
     const out = str(args, 'output') ?? 'model.json';
     if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
       // No general sample: the corpus being filtered will be the background (model/complete.ts).

@@ -92,6 +92,13 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/stored \d+ task sentences and 2 to avoid for tadpole/);
       expect(JSON.parse(readFileSync(model, 'utf8')).completion.avoid).toHaveLength(2);
+      // More than the fit can weigh (a fifth of a 100-sentence sample): a seeded 20 are read.
+      const many = join(dir, 'many.txt');
+      writeFileSync(many, Array.from({ length: 50 }, (_, i) => `Post number ${i} about the game last night.`).join('\n') + '\n');
+      const capped = await runCli(['fit', '--task', task, '--doc-per-line', '--avoid', many, '--general-sample', '100', '-o', model]);
+      expect(capped.code, capped.stderr).toBe(0);
+      expect(capped.stderr).toMatch(/--avoid: a seeded 20 of its sentences/);
+      expect(JSON.parse(readFileSync(model, 'utf8')).completion.avoid).toHaveLength(20);
       const dsir = await runCli(['fit', '--task', task, '--method', 'dsir', '--avoid', join(dir, 'missing.txt'), '-o', join(dir, 'd.json')]);
       expect(dsir.code).toBe(2);
       expect(dsir.stderr).toMatch(/--avoid works with the default fit .* dsir does not take text to avoid/);
