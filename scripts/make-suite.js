@@ -6,8 +6,9 @@
  * line-structured or hard-wrapped documents (OHSUMED, Reuters, Gutenberg, leaflets, ABC).
  * Tasks never share a document with their mix: separate task datasets where they exist,
  * else a held-out document split of the source (`split`). Also writes corpora/suite-hard/
- * (a limit, not used to choose) and corpora/suite-check/ (mixes of kinds the suite lacks, built
- * after the default was chosen, to check it). Run: node scripts/make-suite.js
+ * (a limit, not used to choose), corpora/suite-check/ (mixes of kinds the suite lacks, built
+ * after the default was chosen, to check it) and corpora/suite-avoid/ (five check mixes with
+ * and without `fit --avoid`). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
@@ -234,7 +235,24 @@ suite.push({
   sources: wiki.sources.map(({ normalize, ...s }) => (s.label === 'wiki' ? { ...s, note: 'wikitext-2 test split, NOT normalised: " @-@ ", " , ", "<unk>".' } : { ...s, normalize })),
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check]]) {
+// corpora/suite-avoid (session 23): the check mixes where the default keeps the task's topic in
+// another genre, with and without `fit --avoid`. The source it wrongly keeps is split: the mix
+// reads three documents of four, and 200 sentences of the fourth are the text to avoid.
+const AVOIDED = [['topic-sport', 'forum-sport'], ['sport-titles', 'forum-sport'], ['topic-sport-10', 'forum-sport'], ['forum-med', 'forum-other'], ['news-titles', 'forum']];
+const avoidSuite = AVOIDED.map(([name, label]) => {
+  const base = check.find((s) => s.name === `suite-${name}`);
+  const sources = base.sources.map((s) => (s.label === label && !s.split ? { ...s, split: { every: 4, part: 'rest' } } : s));
+  const { label: _label, share: _share, note: _note, ...files } = sources.find((s) => s.label === label);
+  const avoid = { ...files, split: { every: files.split.every, part: 'held-out' }, maxSentences: 200 };
+  return {
+    ...base,
+    description: `${base.description} With and without 200 sentences of the ${label} source to avoid (documents not in the mix).`,
+    sources,
+    methods: [{ name: 'tadpole', title: 'tadpole (default)' }, { name: 'tadpole', title: 'tadpole (default) with --avoid', avoid }, { name: 'random' }],
+  };
+});
+
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -29,6 +29,7 @@ async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Para
     ...(embedder ? { embedder } : {}),
     seed: fit.seed,
     options,
+    ...(fit.avoid?.length ? { avoid: fit.avoid } : {}),
   });
 }
 

@@ -90,6 +90,14 @@ async function writeTaskFile(task: FileSetSpec, out: string): Promise<number> {
   return n;
 }
 
+/** A method's text to avoid, as `fit --avoid` reads it: a seeded sample of `maxSentences`. */
+async function readAvoid(engine: EvalEngine, avoid: NonNullable<MethodSpec['avoid']>, out: string, seed: number): Promise<string[]> {
+  if ((await writeTaskFile(avoid, out)) === 0) throw new TadpoleError('TADPOLE_INPUT', `the avoid files have no documents: ${avoid.files.join(', ')}`);
+  const sentences = await engine.readSentences([out], avoid.maxSentences ? { limit: avoid.maxSentences, seed: seed + 7 } : {});
+  if (sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the avoid files hold no sentences: ${avoid.files.join(', ')}`);
+  return sentences;
+}
+
 interface Scored {
   scores: Float64Array;
   weights: Float64Array;
@@ -168,7 +176,9 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const title = methodTitle(m);
       log(`${title}: fitting`);
       const t0 = performance.now();
-      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep });
+      const avoid = m.avoid ? await readAvoid(opts.engine, m.avoid, join(dir, `avoid-${methods.indexOf(m)}.jsonl`), spec.seed) : undefined;
+      if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
+      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep, ...(avoid ? { avoid } : {}) });
       const fitSeconds = (performance.now() - t0) / 1000;
       let scored: Scored;
       try {

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { sharedDir } from '../core/shared.js';
 import { TadpoleError } from '../core/errors.js';
 import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
+import { selfTrains } from '../model/fit.js';
 
 /** How a file's records become documents (see corpora/README.md). */
 export type SourceFormat =
@@ -86,6 +87,11 @@ export interface MethodSpec {
   title?: string;
   embedder?: EmbedderSpecJSON;
   options?: Record<string, unknown>;
+  /**
+   * Text not to keep, as `fit --avoid` gives it (the default fit only): at most `maxSentences`
+   * of it, a seeded sample. A file the mix also reads needs the complementary split part.
+   */
+  avoid?: FileSetSpec & { maxSentences?: number };
 }
 
 export interface EvalSpec {
@@ -174,7 +180,20 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
     if (!METHODS.includes(m.name)) throw bad(`methods[${i}]`, `unknown method "${m.name}"; should be one of: ${METHODS.join(', ')}`);
     if (m.embedder && m.embedder.kind !== 'hash' && m.embedder.kind !== 'onnx') throw bad(`methods[${i}]`, `embedder.kind must be hash or onnx`);
     const embedder = m.embedder ? { ...m.embedder, ...(m.embedder.modelDir ? { modelDir: resolveSharedPath(m.embedder.modelDir) } : {}) } : undefined;
-    return { ...m, ...(embedder ? { embedder } : {}) };
+    let avoid: MethodSpec['avoid'];
+    if (m.avoid !== undefined) {
+      const where = `methods[${i}].avoid`;
+      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}`);
+      checkFileSet(m.avoid, where);
+      if (m.avoid.maxSentences !== undefined && !(Number.isInteger(m.avoid.maxSentences) && m.avoid.maxSentences > 0)) throw bad(where, `"maxSentences" must be a positive integer, got ${m.avoid.maxSentences}`);
+      avoid = { ...m.avoid, files: m.avoid.files.map(resolveSharedPath) };
+      const avoidFiles = new Set(avoid.files);
+      for (const s of sources) {
+        if (disjointSplits(avoid, s)) continue;
+        for (const f of s.files) if (avoidFiles.has(f)) throw bad(where, `${f} is also read by source "${s.label}": text to avoid must not be in the mix (give both complementary "split" parts)`);
+      }
+    }
+    return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}) };
   });
   const keep = r.keep ?? 0.2;
   if (!(keep > 0 && keep < 1)) throw bad(origin, `"keep" must be in (0, 1), got ${keep}`);

@@ -51,3 +51,18 @@ describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json', () => {
     }
   });
 });
+
+describe.skipIf(!sharedDir())('runEval with text to avoid', () => {
+  it('reads a seeded sample of maxSentences from the avoid files and hands it to the fit of that method only', async () => {
+    const spec = await loadSpec(SMOKE);
+    const avoid = { files: [join(sharedDir()!, 'corpora', 'fiction-gutenberg', 'docs.jsonl.gz')], format: 'jsonl-text' as const, maxSentences: 30 };
+    spec.methods = [{ name: 'tadpole', title: 'with avoid', avoid }, { name: 'random' }];
+    const seen = new Map<string, string[] | undefined>();
+    const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (seen.set(a[0].title ?? a[0].name, a[1].avoid), defaultEngine.openScorer(...a)) };
+    await runEval(spec, { engine, methods: ['with avoid', 'random'] });
+    expect(seen.get('with avoid')).toHaveLength(30);
+    expect(seen.get('random')).toBeUndefined();
+    spec.methods = [{ name: 'tadpole', avoid: { ...avoid, files: [join(sharedDir()!, 'corpora', 'task-chemprot', 'nope.jsonl')] } }];
+    await expect(runEval(spec, { engine: defaultEngine })).rejects.toThrow();
+  }, 60_000);
+});

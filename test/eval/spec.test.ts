@@ -28,6 +28,18 @@ describe('normalizeSpec', () => {
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'bm25' }] })).toThrow(/should be one of: tadpole/);
     expect(() => normalizeSpec({ ...base, task: { ...base.task, normalize: ['lowercase'] } })).toThrow(/unknown normalize step "lowercase"/);
   });
+  it('takes text to avoid for the default fit only, and never from a file the mix reads unless the split parts are complementary', () => {
+    const avoid = { files: ['/x/posts.jsonl'], format: 'jsonl-text', maxSentences: 200 };
+    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid }] }).methods[0]!.avoid).toEqual(avoid);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoid }] })).toThrow(/methods\[0\]\.avoid.*only the default fit/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', options: { detector: 'iforest' }, avoid }] })).toThrow(/only the default fit/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: { ...avoid, maxSentences: 0 } }] })).toThrow(/"maxSentences" must be a positive integer/);
+    const fromMix = { files: ['/x/bio.jsonl'], format: 'jsonl-text' };
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: fromMix }] })).toThrow(/also read by source "bio": text to avoid must not be in the mix/);
+    const split = (part: string) => ({ split: { every: 4, part } });
+    const sources = [{ ...base.sources[0]!, ...split('rest') }];
+    expect(normalizeSpec({ ...base, sources, methods: [{ name: 'tadpole', avoid: { ...fromMix, ...split('held-out') } }] }).methods[0]!.avoid!.split).toEqual({ every: 4, part: 'held-out' });
+  });
   it('refuses shares that add up to more than 1', () => {
     const two = [base.sources[0], { label: 'cs', share: 0.6, files: ['/x/cs.jsonl'], format: 'jsonl-text' }];
     expect(() => normalizeSpec({ ...base, sources: two })).toThrow(/add up to 1.100/);

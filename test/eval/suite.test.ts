@@ -118,8 +118,10 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   const hard = readdirSync(join(root, 'corpora/suite-hard')).filter((f) => f.endsWith('.json')).map((f) => `../suite-hard/${f}`);
   // corpora/suite-check: mixes of kinds the suite lacks, one of them at 10% in-domain.
   const check = readdirSync(join(root, 'corpora/suite-check')).filter((f) => f.endsWith('.json')).map((f) => `../suite-check/${f}`);
-  for (const f of [...files, ...hard, ...check]) {
-    const least = f.startsWith('../suite-check/') ? 0.1 : 0.2;
+  // corpora/suite-avoid: five check mixes with and without text to avoid.
+  const avoided = readdirSync(join(root, 'corpora/suite-avoid')).filter((f) => f.endsWith('.json')).map((f) => `../suite-avoid/${f}`);
+  for (const f of [...files, ...hard, ...check, ...avoided]) {
+    const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;
     it(`${f} is valid, names existing files, puts ${100 * least}-40% of the bytes in-domain, and keeps no more than that`, () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
       for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
@@ -131,6 +133,15 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
       expect(s.keep).toBeLessThanOrEqual(inShare + 1e-9);
     });
   }
+  it('the avoid suite runs each mix with and without 200 held-out sentences of one of its own sources', () => {
+    expect(avoided).toHaveLength(5);
+    for (const f of avoided) {
+      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      const avoid = s.methods.find((m) => m.avoid)!.avoid!;
+      expect(avoid).toMatchObject({ maxSentences: 200, split: { part: 'held-out' } });
+      expect(s.sources.some((x) => x.files.join() === avoid.files.join() && x.split?.part === 'rest' && JSON.stringify(x.where) === JSON.stringify(avoid.where))).toBe(true);
+    }
+  });
   it('the check suite holds ten mixes, among them three title tasks', () => {
     expect(check).toHaveLength(10);
     expect(check.filter((f) => f.includes('titles'))).toHaveLength(3);
