@@ -183,7 +183,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
     let avoid: MethodSpec['avoid'];
     if (m.avoid !== undefined) {
       const where = `methods[${i}].avoid`;
-      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}`);
+      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}${m.options?.detector !== undefined ? ` with detector ${String(m.options.detector)}` : ''}`);
       checkFileSet(m.avoid, where);
       if (m.avoid.maxSentences !== undefined && !(Number.isInteger(m.avoid.maxSentences) && m.avoid.maxSentences > 0)) throw bad(where, `"maxSentences" must be a positive integer, got ${m.avoid.maxSentences}`);
       avoid = { ...m.avoid, files: m.avoid.files.map(resolveSharedPath) };

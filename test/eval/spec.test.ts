@@ -32,7 +32,7 @@ describe('normalizeSpec', () => {
     const avoid = { files: ['/x/posts.jsonl'], format: 'jsonl-text', maxSentences: 200 };
     expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid }] }).methods[0]!.avoid).toEqual(avoid);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoid }] })).toThrow(/methods\[0\]\.avoid.*only the default fit/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', options: { detector: 'iforest' }, avoid }] })).toThrow(/only the default fit/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', options: { detector: 'iforest' }, avoid }] })).toThrow(/only the default fit .* not tadpole with detector iforest/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: { ...avoid, maxSentences: 0 } }] })).toThrow(/"maxSentences" must be a positive integer/);
     const fromMix = { files: ['/x/bio.jsonl'], format: 'jsonl-text' };
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: fromMix }] })).toThrow(/also read by source "bio": text to avoid must not be in the mix/);
