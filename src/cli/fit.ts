@@ -4,7 +4,7 @@ import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
 import { completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
 import { checkAvoid, fitModel } from '../model/fit.js';
-import { AVOID_DEFAULTS } from '../select/avoid.js';
+import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
@@ -111,7 +111,7 @@ export const command: Command = {
     const sampleSize = num(args, 'generalSample') ?? 20000;
     // The fit weighs at most avoidShare x the sample of them (select/avoid.ts), so a large
     // --avoid file is read as a seeded sample of that many, never held whole.
-    const avoidCap = Math.max(1, Math.ceil(Number(options.avoidShare ?? AVOID_DEFAULTS.share) * sampleSize));
+    const avoidCap = avoidFiles.length ? avoidTarget(avoidShareOf(options), sampleSize) : 0;
     const avoid = avoidFiles.length ? await readSentences(avoidFiles, { ...reader, limit: avoidCap, seed }, { stdin: io.stdin }) : undefined;
     if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
     if (avoid && avoid.length === avoidCap) io.stderr.write(`tadpole: --avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)\n`);

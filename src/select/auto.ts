@@ -19,7 +19,7 @@ import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { SELF_TRAINING_DEFAULTS, selfTrain } from './self-training.js';
-import { AVOID_DEFAULTS, avoidSide, describeAvoid } from './avoid.js';
+import { avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -171,7 +171,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   }
   // Text the user does not want kept weighs on the general side of every fit (avoid.ts); the
   // held-out AUROC above still measures the task against the corpus sample alone.
-  const avoid = ctx.avoid?.length ? avoidSide(ctx.avoid, ctx.general.length, numOpt(ctx.options, 'avoidShare', AVOID_DEFAULTS.share, (v) => v > 0 && v < 1), ctx.seed + 13) : undefined;
+  const avoid = ctx.avoid?.length ? avoidSide(ctx.avoid, ctx.general.length, avoidShareOf(ctx.options), ctx.seed + 13) : undefined;
   if (avoid) ctx.log?.(describeAvoid(avoid.record, ctx.general.length));
   const parts = choice.chosen.split('+');
   const fitChosen = async (task: string[], general: string[], seed: number): Promise<SelectorJSON> => {

@@ -20,6 +20,7 @@
  * 46.9 at 40%) (scripts/research/README.md, "Text to avoid").
  */
 import { Rng } from '../core/rng.js';
+import { numOpt } from './options.js';
 
 export const AVOID_DEFAULTS = {
   /** The avoided sentences' weight, as a share of the general sample's (see above). */
@@ -36,9 +37,19 @@ export interface AvoidRecord {
   share: number;
 }
 
+/** The fit's `avoidShare` option (a share in (0, 1)), or the default. */
+export function avoidShareOf(options: Record<string, unknown>): number {
+  return numOpt(options, 'avoidShare', AVOID_DEFAULTS.share, (v) => v > 0 && v < 1);
+}
+
+/** How many avoided sentences the fit weighs against a sample of `generalSize`: `share` of it. */
+export function avoidTarget(share: number, generalSize: number): number {
+  return Math.max(1, Math.round(share * generalSize));
+}
+
 /** The avoided sentences as they join the general side: about `share` x `generalSize` in all. */
 export function avoidSide(avoid: string[], generalSize: number, share: number, seed: number): { side: string[]; record: AvoidRecord } {
-  const target = Math.max(1, Math.round(share * generalSize));
+  const target = avoidTarget(share, generalSize);
   const used = avoid.length > target ? new Rng(seed).sample(avoid.length, target).sort((a, b) => a - b).map((i) => avoid[i] as string) : avoid;
   const copies = Math.max(1, Math.round(target / used.length));
   const side: string[] = [];

@@ -102,6 +102,9 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       const dsir = await runCli(['fit', '--task', task, '--method', 'dsir', '--avoid', join(dir, 'missing.txt'), '-o', join(dir, 'd.json')]);
       expect(dsir.code).toBe(2);
       expect(dsir.stderr).toMatch(/--avoid works with the default fit .* dsir does not take text to avoid/);
+      const badShare = await runCli(['fit', '--task', task, '--doc-per-line', '--avoid', avoid, '--option', 'avoidShare=abc', '-o', join(dir, 'x.json')]);
+      expect(badShare.code).toBe(2);
+      expect(badShare.stderr).toMatch(/invalid avoidShare "abc"/);
       const both = await runCli(['fit', '--task', '-', '--avoid', '-', '-o', join(dir, 'b.json')]);
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/stdin \(-\) can feed --task or --avoid, not both/);
