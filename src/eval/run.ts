@@ -90,10 +90,18 @@ async function writeTaskFile(task: FileSetSpec, out: string): Promise<number> {
   return n;
 }
 
+/**
+ * The sentences of a file set (the task, a method's text to avoid), written to `out` as
+ * documents first; at most `limit` of them, a seeded sample. `what` names it in errors.
+ */
+async function fileSetSentences(engine: EvalEngine, fs: FileSetSpec, out: string, what: string, limit: number | undefined, seed: number): Promise<string[]> {
+  if ((await writeTaskFile(fs, out)) === 0) throw new TadpoleError('TADPOLE_INPUT', `the ${what} files have no documents: ${fs.files.join(', ')}`);
+  return engine.readSentences([out], limit ? { limit, seed } : {});
+}
+
 /** A method's text to avoid, as `fit --avoid` reads it: a seeded sample of `maxSentences`. */
 async function readAvoid(engine: EvalEngine, avoid: NonNullable<MethodSpec['avoid']>, out: string, seed: number): Promise<string[]> {
-  if ((await writeTaskFile(avoid, out)) === 0) throw new TadpoleError('TADPOLE_INPUT', `the avoid files have no documents: ${avoid.files.join(', ')}`);
-  const sentences = await engine.readSentences([out], avoid.maxSentences ? { limit: avoid.maxSentences, seed: seed + 7 } : {});
+  const sentences = await fileSetSentences(engine, avoid, out, 'avoid', avoid.maxSentences, seed + 7);
   if (sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the avoid files hold no sentences: ${avoid.files.join(', ')}`);
   return sentences;
 }
@@ -157,10 +165,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
   try {
     const mix = await buildMix({ sources: spec.sources, seed: spec.seed, ...(spec.mixBytes !== undefined ? { mixBytes: spec.mixBytes } : {}), out: join(dir, 'mix.jsonl'), log });
     log(`mix: ${mix.totalDocs} documents, ${(mix.totalBytes / 1e6).toFixed(1)} MB -> ${mix.file}`);
-    const taskFile = join(dir, 'task.jsonl');
-    const taskDocs = await writeTaskFile(spec.task, taskFile);
-    if (taskDocs === 0) throw new TadpoleError('TADPOLE_INPUT', `the task files have no documents: ${spec.task.files.join(', ')}`);
-    const task = await opts.engine.readSentences([taskFile], spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {});
+    const task = await fileSetSentences(opts.engine, spec.task, join(dir, 'task.jsonl'), 'task', spec.maxTaskSentences, spec.seed);
     const sampled = opts.engine.sampleGeneral
       ? await opts.engine.sampleGeneral([mix.file], { size: spec.generalSample, seed: spec.seed + 1 })
       : { sentences: await opts.engine.readSentences([mix.file], { limit: spec.generalSample, seed: spec.seed + 1 }) };

@@ -145,6 +145,16 @@ function disjointSplits(task: FileSetSpec, src: FileSetSpec): boolean {
   return !!task.split && !!src.split && task.split.every === src.split.every && task.split.part !== src.split.part;
 }
 
+/** The first source that reads a file of `fs` without the complementary split part, and that file. */
+function sharedWithMix(fs: FileSetSpec, sources: SourceSpec[]): { file: string; label: string } | undefined {
+  const files = new Set(fs.files);
+  for (const s of sources) {
+    if (disjointSplits(fs, s)) continue;
+    for (const f of s.files) if (files.has(f)) return { file: f, label: s.label };
+  }
+  return undefined;
+}
+
 /** Validate a parsed spec, fill defaults, resolve paths. */
 export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
   if (typeof raw !== 'object' || raw === null) throw bad(origin, 'not a JSON object');
@@ -170,11 +180,8 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
   if (!r.task) throw bad(origin, 'needs a "task" file set');
   checkFileSet(r.task, 'task');
   const task = { ...r.task, files: r.task.files.map(resolveSharedPath) };
-  const taskFiles = new Set(task.files);
-  for (const s of sources) {
-    if (disjointSplits(task, s)) continue;
-    for (const f of s.files) if (taskFiles.has(f)) throw bad(`source "${s.label}"`, `${f} is also a task file; a source cannot be both task and corpus (unless both give complementary "split" parts)`);
-  }
+  const taskClash = sharedWithMix(task, sources);
+  if (taskClash) throw bad(`source "${taskClash.label}"`, `${taskClash.file} is also a task file; a source cannot be both task and corpus (unless both give complementary "split" parts)`);
   if (!Array.isArray(r.methods) || r.methods.length === 0) throw bad(origin, '"methods" must be a non-empty array');
   const methods = r.methods.map((m, i) => {
     if (!METHODS.includes(m.name)) throw bad(`methods[${i}]`, `unknown method "${m.name}"; should be one of: ${METHODS.join(', ')}`);
@@ -187,11 +194,8 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
       checkFileSet(m.avoid, where);
       if (m.avoid.maxSentences !== undefined && !(Number.isInteger(m.avoid.maxSentences) && m.avoid.maxSentences > 0)) throw bad(where, `"maxSentences" must be a positive integer, got ${m.avoid.maxSentences}`);
       avoid = { ...m.avoid, files: m.avoid.files.map(resolveSharedPath) };
-      const avoidFiles = new Set(avoid.files);
-      for (const s of sources) {
-        if (disjointSplits(avoid, s)) continue;
-        for (const f of s.files) if (avoidFiles.has(f)) throw bad(where, `${f} is also read by source "${s.label}": text to avoid must not be in the mix (give both complementary "split" parts)`);
-      }
+      const clash = sharedWithMix(avoid, sources);
+      if (clash) throw bad(where, `${clash.file} is also read by source "${clash.label}": text to avoid must not be in the mix (give both complementary "split" parts)`);
     }
     return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}) };
   });
