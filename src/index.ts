@@ -33,6 +33,9 @@ export { ScoreSketch } from './cut/sketch.js';
 export { runFilter, type FilterOptions, type FilterStats } from './pipeline/filter.js';
 export { segmentScores } from './pipeline/segments.js';
 
+export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
+export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';
+
 export { rankDetectors, formatRankTable } from './rank/rank.js';
 export { runEval } from './eval/run.js';
 export { defaultEngine } from './eval/engine-default.js';

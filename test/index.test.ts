@@ -41,6 +41,22 @@ describe('library API (the README example)', () => {
     expect(kept.filter((k) => k.source === 'bio').length).toBeGreaterThan(kept.length / 2);
   });
 
+  it('groups a kept text with groupText, as tadpole inspect does (the README example)', async () => {
+    const mix = realMix(20);
+    const corpus = join(tmp.dir, 'corpus3.jsonl');
+    writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
+    const sample = await api.sampleSentences([corpus], reader, { size: 3000, seed: 0 });
+    const groups = api.groupText(sample.sentences, sample.groups, { groups: 4, seed: 0, reference: chemprotSentences(200) });
+    expect(groups.map((g) => g.id)).toEqual([1, 2, 3, 4]);
+    expect(groups.reduce((a, g) => a + g.sentences.length, 0)).toBe(sample.sentences.length);
+    // The task (ChemProt) lands nearest the group that holds the MEDLINE abstracts.
+    const bio = new Set(mix.filter((d) => d.source === 'bio').map((d) => d.text));
+    const nearest = [...groups].sort((a, b) => (b.referenceShare ?? 0) - (a.referenceShare ?? 0))[0];
+    const fromBio = nearest?.sentences.filter((s) => [...bio].some((t) => t.includes(s))).length ?? 0;
+    expect(fromBio / (nearest?.sentences.length ?? 1)).toBeGreaterThan(0.5);
+  });
+
   it('exports every method and detector by name', () => {
     expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
     expect(api.DETECTOR_NAMES).toEqual(expect.arrayContaining(['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm']));

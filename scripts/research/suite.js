@@ -24,6 +24,11 @@
 // env (session 23): CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
 // N sentences of LABEL from outside the mix as text not to keep (fit --avoid); gst: takes
 // "moveTo":"none" (moved segments only leave the general side).
+// env (session 24): KEPT_GROUPS=K groups each method's kept text as `tadpole inspect` does
+// (src/inspect/groups.ts) and prints each group's sources; KEPT_GROUPS_AVOID=N refits with N
+// sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
+// largest only; all: every one). A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
+// segments with no task cluster taking more than CAP x its share of the task (rejected).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +39,9 @@ import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
 import { sampleSentences } from '../../dist/io/sample.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
-import { keptSegments } from './segment-cut.js';
+import { keptSegments, segmentScoresBy } from './segment-cut.js';
+import { Lsa } from '../../dist/select/lsa.js';
+import { groupText } from '../../dist/inspect/groups.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { optionsWithKeep } from '../../dist/model/complete.js';
@@ -82,8 +89,96 @@ async function load(spec) {
   return c;
 }
 
-function keptCharShare(scores, c, keep, cut) {
-  const kept = keptSegments(scores, c.segs, keep, cut, c.lens);
+/**
+ * QUOTA=K:CAP[:UNIT] (session 24): the kept text spread over the task's topics. The task's
+ * sentences are clustered (spherical k-means, K clusters, on LSA of task + sample); every
+ * segment (UNIT seg) or document (UNIT doc) of the mix goes to its nearest centroid; the
+ * segments are then taken best first, but no cluster takes more than CAP x its share of the
+ * task times the sentences kept. CAP = Infinity is the plain cut.
+ */
+function quotaClusters(c, K, unit, seed) {
+  const key = `${K}:${unit}`;
+  c.quotaCache ??= new Map();
+  if (c.quotaCache.has(key)) return c.quotaCache.get(key);
+  const lsa = Lsa.fit([...c.task, ...c.general], { dims: 64, seed });
+  const d = lsa.dims;
+  const T = lsa.transform(c.task);
+  const rng = new Rng(seed + 11);
+  const nT = c.task.length;
+  const dot = (A, i, B, j) => { let s = 0; for (let k = 0; k < d; k++) s += A[i * d + k] * B[j * d + k]; return s; };
+  // k-means++ on cosine distance, then 20 rounds of spherical k-means.
+  const cent = new Float64Array(K * d);
+  const pick = (i, k) => { for (let x = 0; x < d; x++) cent[k * d + x] = T[i * d + x]; };
+  pick(rng.int(nT), 0);
+  const best = new Float64Array(nT).fill(Infinity);
+  for (let k = 1; k < K; k++) {
+    let tot = 0;
+    for (let i = 0; i < nT; i++) { best[i] = Math.min(best[i], 1 - dot(T, i, cent, k - 1)); tot += Math.max(0, best[i]); }
+    let r = rng.next() * tot;
+    let i = 0;
+    for (; i < nT - 1; i++) { r -= Math.max(0, best[i]); if (r <= 0) break; }
+    pick(i, k);
+  }
+  const assign = (M, n) => {
+    const a = new Int32Array(n);
+    for (let i = 0; i < n; i++) { let bk = 0; let bv = -Infinity; for (let k = 0; k < K; k++) { const v = dot(M, i, cent, k); if (v > bv) { bv = v; bk = k; } } a[i] = bk; }
+    return a;
+  };
+  let ta = assign(T, nT);
+  for (let it = 0; it < 20; it++) {
+    cent.fill(0);
+    for (let i = 0; i < nT; i++) for (let x = 0; x < d; x++) cent[ta[i] * d + x] += T[i * d + x];
+    for (let k = 0; k < K; k++) { let n = 0; for (let x = 0; x < d; x++) n += cent[k * d + x] ** 2; n = Math.sqrt(n) || 1; for (let x = 0; x < d; x++) cent[k * d + x] /= n; }
+    ta = assign(T, nT);
+  }
+  const share = new Float64Array(K);
+  for (const k of ta) share[k] += 1 / nT;
+  // A segment's (or document's) vector: the sum of its sentences' unit rows.
+  const S = lsa.transform(c.sentences);
+  const unitOf = (i) => (unit === 'doc' ? c.segs[i][3] : i);
+  const units = new Map();
+  let at = 0;
+  c.segs.forEach(([, n], i) => {
+    const u = unitOf(i);
+    const v = units.get(u) ?? new Float64Array(d);
+    for (let j = 0; j < n; j++) for (let x = 0; x < d; x++) v[x] += S[(at + j) * d + x];
+    units.set(u, v);
+    at += n;
+  });
+  const uc = new Map();
+  for (const [u, v] of units) { let bk = 0; let bv = -Infinity; for (let k = 0; k < K; k++) { let s = 0; for (let x = 0; x < d; x++) s += v[x] * cent[k * d + x]; if (s > bv) { bv = s; bk = k; } } uc.set(u, bk); }
+  const segCluster = Int32Array.from(c.segs, (_, i) => uc.get(unitOf(i)));
+  const r = { share, segCluster };
+  c.quotaCache.set(key, r);
+  return r;
+}
+
+function quotaKept(scores, c, keep, cut, spec) {
+  const [K, capS, unit = 'seg'] = (cut.startsWith('q:') ? cut.slice(2) : process.env.QUOTA).split(':');
+  if (cut.startsWith('q:')) cut = 'lendoc:15';
+  const cap = Number(capS);
+  const { share, segCluster } = quotaClusters(c, Number(K), unit, spec.seed);
+  const segScore = segmentScoresBy(scores, c.segs, cut, c.lens);
+  let total = 0;
+  for (const s of c.segs) total += s[1];
+  const budget = keep * total;
+  const order = [...c.segs.keys()].sort((a, b) => segScore[a] - segScore[b] || a - b);
+  const used = new Float64Array(share.length);
+  const kept = new Uint8Array(c.segs.length);
+  let taken = 0;
+  for (const i of order) {
+    if (taken >= budget) break;
+    const k = segCluster[i];
+    if (used[k] + c.segs[i][1] > cap * share[k] * budget + c.segs[i][1]) continue;
+    kept[i] = 1;
+    used[k] += c.segs[i][1];
+    taken += c.segs[i][1];
+  }
+  return kept;
+}
+
+function keptCharShare(scores, c, keep, cut, spec) {
+  const kept = process.env.QUOTA || cut.startsWith('q:') ? quotaKept(scores, c, keep, cut, spec) : keptSegments(scores, c.segs, keep, cut, c.lens);
   let all = 0;
   let inDomain = 0;
   c.segs.forEach(([l, , bytes], i) => {
@@ -425,14 +520,55 @@ for (const name of names) {
     // @, env CUT or the product's default: length-weighted, document context 15.
     const [sm, cut = process.env.CUT ?? 'lendoc:15'] = m.split('@');
     const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
-    const share = keptCharShare(scores, c, spec.keep, cut);
+    const share = keptCharShare(scores, c, spec.keep, cut, spec);
     results[k].push(share);
     if (process.env.BREAKDOWN) {
-      const kept = keptSegments(scores, c.segs, spec.keep, cut, c.lens);
+      const kept = process.env.QUOTA || cut.startsWith('q:') ? quotaKept(scores, c, spec.keep, cut, spec) : keptSegments(scores, c.segs, spec.keep, cut, c.lens);
       const by = new Map();
       let all = 0;
       c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); all += bytes; } });
       console.log(`  ${name} ${m} kept: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / all).toFixed(1)}`).join(', ')}`);
+    }
+    // KEPT_GROUPS=K (session 24): the kept text grouped as `tadpole inspect` groups it, each group's
+    // sources by characters; KEPT_GROUPS_AVOID=N then plays a user who avoids the largest group
+    // that is mostly not in-domain: N seeded sentences of it passed to a refit as `avoid`.
+    if (process.env.KEPT_GROUPS) {
+      const kept = keptSegments(scores, c.segs, spec.keep, cut, c.lens);
+      const sents = [];
+      const unit = [];
+      const lab = [];
+      let at = 0;
+      c.segs.forEach(([l, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) { sents.push(c.sentences[at + j]); unit.push(i); lab.push(c.labels[l] === spec.inDomain || l === c.alsoIdx ? 'IN' : c.labels[l]); } at += n; });
+      const idxOf = new Map(sents.map((t, i) => [t, i]));
+      const groups = groupText(sents, unit, { groups: Number(process.env.KEPT_GROUPS), seed: spec.seed, reference: c.task });
+      const inShare = (g) => { const by = new Map(); for (const t of g.sentences) { const l = lab[idxOf.get(t)]; by.set(l, (by.get(l) ?? 0) + t.length); } return by; };
+      // The user avoids what is plainly not theirs: groups at least 75% out of domain; the
+      // largest (KEPT_GROUPS_PICK=one) or all of them (all), N sentences drawn from their union.
+      const picks = [];
+      for (const g of groups) {
+        const by = inShare(g);
+        const comp = [...by].sort((a, b) => b[1] - a[1]).map(([l, v]) => `${l} ${(100 * v / g.chars).toFixed(0)}`).join(' ');
+        console.log(`  group ${name} ${g.id}: ${(100 * g.share).toFixed(1)}% task ${(100 * g.referenceShare).toFixed(1)}% [${comp}] ${g.words.join(' ')} | ${g.examples[0]}`);
+        if ((by.get('IN') ?? 0) / g.chars <= 0.25 && (process.env.KEPT_GROUPS_PICK === 'all' || picks.length === 0)) picks.push(g);
+      }
+      const pick = picks.length ? { id: picks.map((g) => g.id).join('+'), share: picks.reduce((a, g) => a + g.share, 0), sentences: picks.flatMap((g) => g.sentences) } : undefined;
+      if (process.env.KEPT_GROUPS_AVOID && pick && !sm.includes('~')) {
+        const nA = Number(process.env.KEPT_GROUPS_AVOID);
+        const chosen = new Rng(spec.seed + 7).sample(pick.sentences.length, Math.min(nA, pick.sentences.length)).map((i) => pick.sentences[i]);
+        const [method, json] = sm.split(/:(.*)/s);
+        const options = optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep);
+        const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid: chosen });
+        const sc = await openScorer(model);
+        const s2 = new Float64Array(c.sentences.length);
+        for (let i = 0; i < c.sentences.length; i += 4096) s2.set(await sc.score(c.sentences.slice(i, i + 4096)), i);
+        await sc.dispose();
+        const after = keptCharShare(s2, c, spec.keep, cut, spec);
+        console.log(`  group-avoid ${name} ${m}: group ${pick.id} (${(100 * pick.share).toFixed(1)}% of kept, ${chosen.length} sentences avoided): ${(100 * share).toFixed(1)} -> ${(100 * after).toFixed(1)}`);
+        (results.groupAvoid ??= []).push([name, share, after]);
+      } else if (process.env.KEPT_GROUPS_AVOID) {
+        console.log(`  group-avoid ${name} ${m}: no group mostly out of domain: ${(100 * share).toFixed(1)}`);
+        (results.groupAvoid ??= []).push([name, share, share]);
+      }
     }
     // COVER refits the method by name, so only plain method names, which the cache holds with their model.
     if (process.env.COVER && !sm.includes(':') && !sm.includes('~')) await coverage(sm, await scored(sm), cut);
@@ -461,4 +597,10 @@ const lodo = names.map((held, h) => {
 });
 console.log(`\nleave-one-domain-out (worst ${(100 * Math.min(...lodo.map((l) => l.score))).toFixed(1)}):`);
 for (const l of lodo) console.log(`  ${l.held}: ${l.chosen} keeps ${(100 * l.score).toFixed(1)}`);
+if (results.groupAvoid) {
+  const b = results.groupAvoid.map((r) => r[1]);
+  const a = results.groupAvoid.map((r) => r[2]);
+  const mean = (x) => (100 * x.reduce((p, q) => p + q, 0)) / x.length;
+  console.log(`group-avoid: mean ${mean(b).toFixed(1)} -> ${mean(a).toFixed(1)}, min ${(100 * Math.min(...b)).toFixed(1)} -> ${(100 * Math.min(...a)).toFixed(1)}`);
+}
 if (process.env.OUT) writeFileSync(process.env.OUT, JSON.stringify({ mixes: names, rows: methods.map((m, k) => ({ method: m, byMix: results[k] })) }, null, 1));

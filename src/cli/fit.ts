@@ -59,7 +59,8 @@ lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
 Where the kept text is the task's topic in the wrong genre, or its genre on the wrong topic,
 the task text cannot say which you want: --avoid FILE with a few hundred sentences of what
-you do not want tells the default (they weigh on the corpus side of every fit).
+you do not want tells the default (they weigh on the corpus side of every fit). tadpole
+inspect groups what a filter kept and writes each group out, ready for --avoid.
 
 Examples:
   tadpole fit --task task.txt --general sample.txt -o model.json

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   filter: { summary: 'keep the most task-like share of a corpus (two passes, exact share)', load: () => import('./filter.js') },
   score: { summary: 'per-sentence or per-segment scores as JSONL', load: () => import('./score.js') },
   split: { summary: 'split documents into sentences', load: () => import('./split.js') },
+  inspect: { summary: 'group a text (e.g. what filter kept) by what it talks about; write groups to --avoid', load: () => import('./inspect.js') },
   rank: { summary: "rank anomaly detectors on your task (the paper's Table 1)", load: () => import('./rank.js') },
   eval: { summary: "compare selection methods on a labelled mix (the paper's Figure 5)", load: () => import('./eval.js') },
   model: { summary: 'download (pull) and list ONNX models in the cache', load: () => import('./model.js') },

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { readSentences } from '../io/sentences.js';
+import { expandInputs } from '../io/inputs/expand.js';
+import { groupText, type TextGroup } from '../inspect/groups.js';
+import { sampleSentencesOn } from '../pipeline/split-pool.js';
+import { bool, list, num, str, type CommandSpec } from './args.js';
+import type { Command } from './command.js';
+import { inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
+
+/** Task sentences placed among the groups at most (a seeded sample beyond): enough for shares to a point. */
+const TASK_SENTENCES = 5000;
+
+const spec: CommandSpec = {
+  name: 'inspect',
+  summary: 'what a text is made of: its pieces grouped by what they talk about (e.g. the kept text, to find what to --avoid)',
+  usage: 'tadpole inspect [FILE... | -] [--groups N] [--task FILE...] [--write-groups DIR] [--json]',
+  flags: [
+    { name: 'groups', type: 'int', arg: 'N', default: 6, help: 'Groups to form (fewer when the text has fewer pieces)' },
+    { name: 'sample', type: 'int', arg: 'N', default: 10000, help: 'Read a seeded sample of N sentences in 15-sentence pieces, spread over the input (plain files are seeked into, not read whole)' },
+    { name: 'examples', type: 'int', arg: 'N', default: 3, help: 'Example sentences per group (from the pieces nearest its centre)' },
+    { name: 'task', type: 'list', arg: 'FILE...', help: "Also place your task's sentences among the groups and show each group's share of them: a group much larger in the text than in the task is a place to look (not a verdict: a subtopic the task barely touches looks the same)" },
+    { name: 'write-groups', type: 'string', arg: 'DIR', help: "Write each group's sampled sentences to DIR/group-K.txt, one per line, ready for tadpole fit --avoid" },
+    { name: 'json', type: 'boolean', help: 'One JSON object per group on stdout instead of the report' },
+    { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for the sample and the grouping' },
+    ...readerFlags,
+  ],
+  notes: `Reads a sample of the text (usually what tadpole filter kept), cuts it into pieces of 15
+sentences as the filter does, and groups the pieces by their words (LSA of word 1-2-grams,
+spherical k-means). Each group is shown with its share of the text, its most distinctive
+words and example sentences. Where the filter kept the task's topic in the wrong genre (forum
+posts, statistics tables, encyclopaedia articles beside the news you wanted), that text tends
+to form groups of its own: write them out with --write-groups and refit with --avoid on the
+ones you do not want (README, "Text to avoid", has what this did on the check suite).
+Groups come from a sample: the group files hold the sampled sentences, not every kept one.
+
+Examples:
+  tadpole filter -m model.json corpus.jsonl -o kept.jsonl
+  tadpole inspect kept.jsonl --task task.txt --write-groups groups/
+  tadpole fit --task task.txt --avoid groups/group-3.txt -o model2.json   # then filter again`,
+};
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function report(g: TextGroup, hasTask: boolean): string {
+  const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${g.pieces} piece${g.pieces === 1 ? '' : 's'}, ${g.sentences.length} sentences)${hasTask ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
+  const lines = [head, `  words: ${g.words.length ? g.words.join(', ') : '(none frequent enough)'}`];
+  for (const e of g.examples) lines.push(`  > ${oneLine(e)}`);
+  return lines.join('\n');
+}
+
+export const command: Command = {
+  spec,
+  async run(args, io) {
+    const reader = readerOptionsFrom(args);
+    const inputs = inputsFrom(args);
+    const groups = num(args, 'groups') ?? 6;
+    const size = num(args, 'sample') ?? 10000;
+    const examples = num(args, 'examples') ?? 3;
+    const seed = num(args, 'seed') ?? 0;
+    if (!(groups >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--groups must be at least 1, got ${groups}`);
+    if (!(size >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--sample must be at least 1, got ${size}`);
+    if (!(examples >= 0)) throw new TadpoleError('TADPOLE_USAGE', `--examples must be 0 or more, got ${examples}`);
+    const taskFiles = expandInputs(list(args, 'task'));
+    if (taskFiles.includes('-') && inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed the text or --task, not both');
+    const outDir = str(args, 'writeGroups');
+
+    const sample = await sampleSentencesOn(1, inputs, reader, { size, seed }, { stdin: io.stdin });
+    if (sample.sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in ${inputs.join(', ')}: nothing to group`);
+    const task = taskFiles.length ? await readSentences(taskFiles, { ...reader, limit: TASK_SENTENCES, seed }, { stdin: io.stdin }) : undefined;
+    if (task && task.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in --task ${taskFiles.join(', ')}`);
+    const found = groupText(sample.sentences, sample.groups, { groups, seed, examples, ...(task ? { reference: task } : {}) });
+
+    const files: string[] = [];
+    if (outDir) {
+      mkdirSync(outDir, { recursive: true });
+      for (const g of found) {
+        const file = join(outDir, `group-${g.id}.txt`);
+        writeFileAtomic(file, g.sentences.map(oneLine).join('\n') + '\n');
+        files.push(file);
+      }
+    }
+    const pieces = found.reduce((a, g) => a + g.pieces, 0);
+    if (bool(args, 'json')) {
+      for (const [i, g] of found.entries()) {
+        const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...(task ? { taskShare: g.referenceShare ?? 0 } : {}), ...(outDir ? { file: files[i] } : {}) };
+        io.stdout.write(JSON.stringify(out) + '\n');
+      }
+    } else {
+      const from = sample.sampler === 'seek' ? 'a seeded sample seeked from the input' : sample.sentences.length < size ? 'all of it' : 'a seeded sample';
+      const head = [`${sample.sentences.length} sentences in ${pieces} pieces (${from}), ${found.length} group${found.length === 1 ? '' : 's'}${task ? `; ${task.length} task sentences placed among them` : ''}`];
+      io.stdout.write([...head, ...found.map((g) => report(g, !!task))].join('\n\n') + '\n');
+    }
+    if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like one of them: tadpole fit --task ... --avoid ${files[0] ?? join(outDir, 'group-1.txt')}\n`);
+    return 0;
+  },
+};

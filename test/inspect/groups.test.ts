@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { groupText } from '../../src/inspect/groups.js';
+import { Rng } from '../../src/core/rng.js';
+
+const COOKING = 'oven flour butter sugar dough bake knead yeast whisk simmer garlic onion recipe skillet'.split(' ');
+const HOCKEY = 'goalie puck period skate rink penalty power play scored assist rangers hartford faceoff slapshot'.split(' ');
+
+/** Pieces of 5 sentences, each sentence 8 words of one vocabulary around common words. */
+function pieces(vocab: string[], count: number, seed: number, first: number): { sentences: string[]; unit: number[] } {
+  const rng = new Rng(seed);
+  const sentences: string[] = [];
+  const unit: number[] = [];
+  for (let p = 0; p < count; p++) {
+    for (let s = 0; s < 5; s++) {
+      const words = Array.from({ length: 8 }, () => vocab[rng.int(vocab.length)] as string);
+      sentences.push(`Then the ${words.slice(0, 4).join(' ')} and the ${words.slice(4).join(' ')} were there.`);
+      unit.push(first + p);
+    }
+  }
+  return { sentences, unit };
+}
+
+describe('groupText', () => {
+  const a = pieces(COOKING, 30, 1, 0);
+  const b = pieces(HOCKEY, 10, 2, 100);
+  // Interleaved, as pieces of a kept file come.
+  const sentences = [...a.sentences.slice(0, 75), ...b.sentences, ...a.sentences.slice(75)];
+  const unit = [...a.unit.slice(0, 75), ...b.unit, ...a.unit.slice(75)];
+
+  it('separates pieces about different things, largest group first, with their distinctive words', () => {
+    const groups = groupText(sentences, unit, { groups: 2, seed: 0 });
+    expect(groups.map((g) => g.pieces)).toEqual([30, 10]);
+    expect(groups.map((g) => g.id)).toEqual([1, 2]);
+    expect(groups[0]?.sentences.every((s) => a.sentences.includes(s))).toBe(true);
+    expect(groups[1]?.sentences.every((s) => b.sentences.includes(s))).toBe(true);
+    expect(groups.reduce((x, g) => x + g.share, 0)).toBeCloseTo(1, 10);
+    expect(groups[0]?.share).toBeGreaterThan(0.7);
+    for (const w of groups[0]?.words ?? []) expect(COOKING).toContain(w);
+    for (const w of groups[1]?.words ?? []) expect([...HOCKEY, 'power play']).toContain(w);
+    expect(groups[1]?.words.length).toBeGreaterThan(3);
+    // Function words ("the", "and", "were") and the shared "then", "there" are no group's own.
+    expect(groups.flatMap((g) => g.words)).not.toContain('the');
+    expect(groups[0]?.examples).toHaveLength(3);
+    for (const e of groups[1]?.examples ?? []) expect(b.sentences).toContain(e);
+  });
+
+  it("places reference sentences among the groups (each group's share of them)", () => {
+    const ref = pieces(HOCKEY, 4, 9, 0).sentences;
+    const groups = groupText(sentences, unit, { groups: 2, seed: 0, reference: [...ref, 'Preheat the oven and whisk the flour with butter.'] });
+    expect(groups[1]?.referenceShare).toBeCloseTo(20 / 21, 10);
+    expect(groups[0]?.referenceShare).toBeCloseTo(1 / 21, 10);
+  });
+
+  it('averages given scores per group, is deterministic, and copes with fewer pieces than groups', () => {
+    const scores = sentences.map((s) => (a.sentences.includes(s) ? -1 : 2));
+    const groups = groupText(sentences, unit, { groups: 2, seed: 0, scores });
+    expect(groups.map((g) => g.meanScore)).toEqual([-1, 2]);
+    expect(groupText(sentences, unit, { groups: 2, seed: 3 })).toEqual(groupText(sentences, unit, { groups: 2, seed: 3 }));
+    const few = groupText(b.sentences.slice(0, 10), b.unit.slice(0, 10), { groups: 6, seed: 0 });
+    expect(few.length).toBeLessThanOrEqual(2);
+    expect(few.reduce((x, g) => x + g.sentences.length, 0)).toBe(10);
+    expect(groupText([], [], { groups: 3, seed: 0 })).toEqual([]);
+  });
+
+  it('cuts long examples and refuses a bad call', () => {
+    const long = `${'puck goalie rink '.repeat(30)}end.`;
+    const groups = groupText([long, long, 'puck goalie rink.'], [0, 0, 1], { groups: 1, seed: 0, examples: 1 });
+    expect(groups[0]?.examples[0]).toHaveLength(160);
+    expect(groups[0]?.examples[0]?.endsWith('…')).toBe(true);
+    expect(() => groupText(['a b'], [], { groups: 1, seed: 0 })).toThrow(/one piece id per sentence/);
+    expect(() => groupText(['a b'], [0], { groups: 0, seed: 0 })).toThrow(/at least 1/);
+  });
+});
