@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { AVOID_DEFAULTS } from '../../src/select/avoid.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
 import { agNewsSports, keptShareBySource, sportForumPosts, sportMix } from '../helpers/corpora.js';
 
 /**
@@ -25,13 +25,8 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       writeFileSync(avoid, sportForumPosts().slice(400, 410).map((text) => JSON.stringify({ text })).join('\n') + '\n');
 
       const keptShares = async (extra: string[], tag: string): Promise<{ share: Record<string, number>; stderr: string; model: Record<string, any> }> => {
-        const model = join(dir, `${tag}.json`);
-        const fit = await runCli(['fit', '--task', task, '--doc-per-line', '--general', corpus, ...extra, '-o', model]);
-        expect(fit.code, fit.stderr).toBe(0);
-        const out = join(dir, `${tag}.jsonl`);
-        const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
-        expect(f.code, f.stderr).toBe(0);
-        return { share: keptShareBySource(out), stderr: fit.stderr, model: JSON.parse(readFileSync(model, 'utf8')) };
+        const { model, kept, fitStderr } = await fitThenFilter(dir, task, corpus, extra, tag);
+        return { share: keptShareBySource(kept), stderr: fitStderr, model: JSON.parse(readFileSync(model, 'utf8')) };
       };
       const plain = await keptShares([], 'plain');
       const avoided = await keptShares(['--avoid', avoid], 'avoid');

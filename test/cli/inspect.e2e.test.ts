@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { splitSentences } from '../../src/text/sentences.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
 import { agNewsSports, keptShareBySource, sportMix } from '../helpers/corpora.js';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -75,16 +75,7 @@ describe.skipIf(!sharedDir())('inspect, then fit --avoid (real text)', () => {
         for (let j = 0; j < spans.length; j += 2) forumSentences.add(oneLine(d.text.slice(spans[j], spans[j + 1])));
       }
 
-      const filterWith = async (extra: string[], tag: string): Promise<string> => {
-        const model = join(dir, `${tag}.json`);
-        const fit = await runCli(['fit', '--task', task, '--doc-per-line', '--general', corpus, ...extra, '-o', model]);
-        expect(fit.code, fit.stderr).toBe(0);
-        const out = join(dir, `${tag}.jsonl`);
-        const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
-        expect(f.code, f.stderr).toBe(0);
-        return out;
-      };
-      const keptPlain = await filterWith([], 'plain');
+      const keptPlain = (await fitThenFilter(dir, task, corpus, [], 'plain')).kept;
       const groupsDir = join(dir, 'groups');
       const inspect = await runCli(['inspect', keptPlain, '--task', task, '--doc-per-line', '--write-groups', groupsDir]);
       expect(inspect.code, inspect.stderr).toBe(0);
@@ -104,7 +95,7 @@ describe.skipIf(!sharedDir())('inspect, then fit --avoid (real text)', () => {
       expect(avoid.length).toBeGreaterThan(0);
 
       const plain = keptShareBySource(keptPlain);
-      const avoided = keptShareBySource(await filterWith(['--avoid', ...avoid], 'avoided'));
+      const avoided = keptShareBySource((await fitThenFilter(dir, task, corpus, ['--avoid', ...avoid], 'avoided')).kept);
       expect(avoided['forum-sport'] ?? 0).toBeLessThan((plain['forum-sport'] ?? 0) - 0.1);
       expect(avoided.sport ?? 0).toBeGreaterThan((plain.sport ?? 0) + 0.1);
     } finally {

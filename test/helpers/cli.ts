@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'tadpole.js');
@@ -34,4 +35,18 @@ export function runCli(args: string[], opts: { input?: Buffer | string; env?: No
 export function tempDir(prefix = 'tadpole-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * `fit --task TASK --doc-per-line --general CORPUS EXTRA... -o DIR/TAG.json`, then `filter` of
+ * CORPUS into DIR/TAG.jsonl, each expected to succeed: the loop the end-to-end selection tests run.
+ */
+export async function fitThenFilter(dir: string, task: string, corpus: string, extra: string[], tag: string): Promise<{ model: string; kept: string; fitStderr: string }> {
+  const model = join(dir, `${tag}.json`);
+  const fit = await runCli(['fit', '--task', task, '--doc-per-line', '--general', corpus, ...extra, '-o', model]);
+  expect(fit.code, fit.stderr).toBe(0);
+  const kept = join(dir, `${tag}.jsonl`);
+  const f = await runCli(['filter', '-m', model, corpus, '-o', kept, '-q']);
+  expect(f.code, f.stderr).toBe(0);
+  return { model, kept, fitStderr: fit.stderr };
 }
