@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { writeFileAtomic } from '../io/atomic.js';
@@ -78,6 +78,10 @@ export const command: Command = {
     const files: string[] = [];
     if (outDir) {
       mkdirSync(outDir, { recursive: true });
+      // A group file of an earlier run with more groups would pass for one of this run's.
+      const stale = readdirSync(outDir).filter((f) => /^group-\d+\.txt$/.test(f) && Number(f.slice(6, -4)) > found.length);
+      for (const f of stale) rmSync(join(outDir, f));
+      if (stale.length) io.stderr.write(`tadpole: removed ${stale.length} group file${stale.length === 1 ? '' : 's'} of an earlier run from ${outDir} (${stale.join(', ')})\n`);
       for (const g of found) {
         const file = join(outDir, `group-${g.id}.txt`);
         writeFileAtomic(file, g.sentences.map(oneLine).join('\n') + '\n');
@@ -95,7 +99,7 @@ export const command: Command = {
       const head = [`${sample.sentences.length} sentences in ${pieces} pieces (${from}), ${found.length} group${found.length === 1 ? '' : 's'}${task ? `; ${task.length} task sentences placed among them` : ''}`];
       io.stdout.write([...head, ...found.map((g) => report(g, !!task))].join('\n\n') + '\n');
     }
-    if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like one of them: tadpole fit --task ... --avoid ${files[0] ?? join(outDir, 'group-1.txt')}\n`);
+    if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like some of them: tadpole fit --task ... --avoid ${join(outDir, 'group-K.txt')} ...\n`);
     return 0;
   },
 };

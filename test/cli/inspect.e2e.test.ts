@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
@@ -50,6 +50,22 @@ describe('inspect: usage and bad input', () => {
     expect(words.some((w) => /puck|goalie|rangers/.test(w) && !/flour|butter/.test(w))).toBe(true);
     expect(words.some((w) => /flour|butter|bake/.test(w) && !/puck|goalie/.test(w))).toBe(true);
     expect(groups.every((g) => g.examples.length === 1)).toBe(true);
+    const { dir, cleanup } = tempDir();
+    try {
+      const out = join(dir, 'groups');
+      const six = await runCli(['inspect', '--doc-per-line', '--groups', '6', '--write-groups', out], { input: lines.join('\n') + '\n' });
+      expect(six.code, six.stderr).toBe(0);
+      const n = six.stderr.match(/wrote (\d+) group files/)?.[1];
+      expect(Number(n)).toBeGreaterThan(2);
+      const two = await runCli(['inspect', '--doc-per-line', '--groups', '2', '--write-groups', out], { input: lines.join('\n') + '\n' });
+      expect(two.code, two.stderr).toBe(0);
+      expect(two.stderr).toMatch(/removed \d+ group files? of an earlier run/);
+      expect(readdirSync(out).sort()).toEqual(['group-1.txt', 'group-2.txt']);
+      const written = ['group-1.txt', 'group-2.txt'].flatMap((f) => readFileSync(join(out, f), 'utf8').trim().split('\n'));
+      expect(written.sort()).toEqual([...lines].sort());
+    } finally {
+      cleanup();
+    }
   });
 });
 
