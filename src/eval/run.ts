@@ -9,6 +9,7 @@ import { buildMix, type LabelCounts, type MixResult } from './mix.js';
 import { readSourceDocs } from './sources.js';
 import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from './spec.js';
 import { scoreHistogram, type Histogram } from './histogram.js';
+import { mixSentences, pickKeptGroups, type KeptGroupsSpec } from './kept-groups.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -31,6 +32,14 @@ export interface MethodResult {
   keptSegments: number;
   totalSegments: number;
   histogram: Histogram;
+  /**
+   * With `avoidKeptGroups`: the first cut's groups (share of the kept text, out-of-domain share
+   * of their characters), the ids avoided, how many sentences, and the first cut's in-domain
+   * share of kept characters. The other fields are the refit's.
+   */
+  keptGroups?: { groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
+  /** With `avoid`: the sentences of text to avoid given to the fit. */
+  avoidSentences?: number;
 }
 
 /** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
@@ -147,6 +156,18 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
   return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), bytes: Float64Array.from(segBytes), docsBy, bytesBy };
 }
 
+/** Share of the kept characters from the in-domain source. */
+function keptCharShare(scored: Scored, kept: Uint8Array, inIdx: number): number {
+  let all = 0;
+  let inside = 0;
+  for (let i = 0; i < kept.length; i++) {
+    if (!kept[i]) continue;
+    all += scored.bytes[i] as number;
+    if (scored.labels[i] === inIdx) inside += scored.bytes[i] as number;
+  }
+  return all > 0 ? inside / all : 0;
+}
+
 /**
  * The domain-retention experiment of the TADPOLE paper (Figure 5): build the labelled mix,
  * then for each method fit on the task, score the mix through the segment machinery, keep
@@ -177,29 +198,40 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     const maxSentences = opts.maxSentences ?? Infinity;
     const results: MethodResult[] = [];
     let mixSummary: MixSummary[] | undefined;
+    // The mix's sentences, recorded once if a method plays the inspect + --avoid loop.
+    let mixText: string[] | undefined;
     for (const m of methods) {
       const title = methodTitle(m);
       log(`${title}: fitting`);
       const t0 = performance.now();
       const avoid = m.avoid ? await readAvoid(opts.engine, m.avoid, join(dir, `avoid-${methods.indexOf(m)}.jsonl`), spec.seed) : undefined;
       if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
-      const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep, ...(avoid ? { avoid } : {}) });
-      const fitSeconds = (performance.now() - t0) / 1000;
-      let scored: Scored;
-      try {
-        log(`${title}: scoring the mix`);
-        scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
-      } finally {
-        await scorer.dispose();
+      const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number }> => {
+        const t1 = performance.now();
+        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
+        const fitSeconds = (performance.now() - t1) / 1000;
+        try {
+          log(`${title}: scoring the mix`);
+          const scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
+          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, spec.keep), fitSeconds };
+        } finally {
+          await scorer.dispose();
+        }
+      };
+      let { scored, kept, fitSeconds } = await measure(avoid);
+      let keptGroups: MethodResult['keptGroups'];
+      if (m.avoidKeptGroups) {
+        mixText ??= await mixSentences(opts.engine, mix.file, spec.segment);
+        const pick = pickKeptGroups(mixText, scored, kept, inIdx, m.avoidKeptGroups as KeptGroupsSpec, spec.seed);
+        keptGroups = { groups: pick.groups, avoided: pick.avoided, sentences: pick.avoid.length, precisionCharsBefore: keptCharShare(scored, kept, inIdx) };
+        log(`${title}: kept text in ${pick.groups.length} groups; avoiding ${pick.avoided.length ? `group${pick.avoided.length === 1 ? '' : 's'} ${pick.avoided.join(', ')} (${pick.avoid.length} sentences)` : 'none (no group is mostly out of domain)'}`);
+        if (pick.avoid.length > 0) ({ scored, kept, fitSeconds } = await measure(pick.avoid));
       }
-      const kept = opts.engine.selectKept(scored.scores, scored.weights, spec.keep);
       const seconds = (performance.now() - t0) / 1000;
       const L = mix.labels.length;
       const keptBy = new Float64Array(L);
       const allBy = new Float64Array(L);
       let keptSegments = 0;
-      let keptChars = 0;
-      let keptCharsIn = 0;
       let cut = -Infinity;
       for (let i = 0; i < scored.scores.length; i++) {
         const l = scored.labels[i] as number;
@@ -208,8 +240,6 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         if (kept[i]) {
           keptBy[l] = (keptBy[l] as number) + w;
           keptSegments++;
-          keptChars += scored.bytes[i] as number;
-          if (l === inIdx) keptCharsIn += scored.bytes[i] as number;
           cut = Math.max(cut, scored.scores[i] as number);
         }
       }
@@ -224,7 +254,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         embedder: embedderName(m),
         kept_share,
         precision: keptTotal > 0 ? inKept / keptTotal : 0,
-        precisionChars: keptChars > 0 ? keptCharsIn / keptChars : 0,
+        precisionChars: keptCharShare(scored, kept, inIdx),
         recall: (allBy[inIdx] as number) > 0 ? inKept / (allBy[inIdx] as number) : 0,
         seconds,
         fitSeconds,
@@ -233,6 +263,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         keptSegments,
         totalSegments: scored.scores.length,
         histogram: scoreHistogram(scored.scores, scored.weights, scored.labels, L, cut),
+        ...(keptGroups ? { keptGroups } : {}),
+        ...(avoid ? { avoidSentences: avoid.length } : {}),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({

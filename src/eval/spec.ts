@@ -4,6 +4,7 @@ import { sharedDir } from '../core/shared.js';
 import { TadpoleError } from '../core/errors.js';
 import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
 import { selfTrains } from '../model/fit.js';
+import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups.js';
 
 /** How a file's records become documents (see corpora/README.md). */
 export type SourceFormat =
@@ -92,6 +93,12 @@ export interface MethodSpec {
    * of it, a seeded sample. A file the mix also reads needs the complementary split part.
    */
   avoid?: FileSetSpec & { maxSentences?: number };
+  /**
+   * Then `tadpole inspect` + `fit --avoid`, the labels playing the user (eval/kept-groups.ts):
+   * the method's kept text grouped, the groups mostly out of domain avoided in a refit, whose
+   * cut is the one measured. Defaults: 6 groups, 0.75 out of domain, 200 sentences.
+   */
+  avoidKeptGroups?: Partial<KeptGroupsSpec>;
 }
 
 export interface EvalSpec {
@@ -197,7 +204,20 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
       const clash = sharedWithMix(avoid, sources);
       if (clash) throw bad(where, `${clash.file} is also read by source "${clash.label}": text to avoid must not be in the mix (give both complementary "split" parts)`);
     }
-    return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}) };
+    let avoidKeptGroups: MethodSpec['avoidKeptGroups'];
+    if (m.avoidKeptGroups !== undefined) {
+      const where = `methods[${i}].avoidKeptGroups`;
+      const g = m.avoidKeptGroups;
+      if (typeof g !== 'object' || g === null) throw bad(where, 'must be an object: {"groups", "outOfDomain", "sentences"}');
+      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}`);
+      if (m.avoid !== undefined) throw bad(where, 'give "avoid" or "avoidKeptGroups", not both');
+      const full = { ...KEPT_GROUPS_DEFAULTS, ...g };
+      if (!(Number.isInteger(full.groups) && full.groups >= 1)) throw bad(where, `"groups" must be a positive integer, got ${full.groups}`);
+      if (!(full.outOfDomain > 0 && full.outOfDomain <= 1)) throw bad(where, `"outOfDomain" must be in (0, 1], got ${full.outOfDomain}`);
+      if (!(Number.isInteger(full.sentences) && full.sentences >= 1)) throw bad(where, `"sentences" must be a positive integer, got ${full.sentences}`);
+      avoidKeptGroups = full;
+    }
+    return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}), ...(avoidKeptGroups ? { avoidKeptGroups } : {}) };
   });
   const keep = r.keep ?? 0.2;
   if (!(keep > 0 && keep < 1)) throw bad(origin, `"keep" must be in (0, 1), got ${keep}`);

@@ -17,6 +17,12 @@ export interface SuiteRow {
   worst: string;
   /** Scoring + fitting seconds over all mixes. */
   seconds: number;
+  /**
+   * The row is given the user's word (text to avoid, or the inspect + --avoid loop played by
+   * the labels): a measure of that word, not a method a default could be, so never a
+   * leave-one-domain-out candidate.
+   */
+  usersWord?: boolean;
 }
 
 export interface SuiteSummary {
@@ -28,7 +34,7 @@ export interface SuiteSummary {
  * A method's row from its share on each mix: the minimum and the mix that has it, and the
  * mean of `values` (the shares themselves; over draws, every draw's share of every mix).
  */
-function suiteRow(method: string, mixes: string[], byMix: Record<string, number | undefined>, values: number[], seconds: number): SuiteRow {
+function suiteRow(method: string, mixes: string[], byMix: Record<string, number | undefined>, values: number[], seconds: number, usersWord: boolean): SuiteRow {
   let worst = '';
   let min = Infinity;
   for (const s of mixes) {
@@ -38,7 +44,7 @@ function suiteRow(method: string, mixes: string[], byMix: Record<string, number 
       worst = s;
     }
   }
-  return { method, byMix, mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN, min: values.length ? min : NaN, worst, seconds };
+  return { method, byMix, mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN, min: values.length ? min : NaN, worst, seconds, ...(usersWord ? { usersWord } : {}) };
 }
 
 /** One row per method title (in first-seen order), one column per spec. */
@@ -49,12 +55,14 @@ export function summarizeSuite(results: EvalResult[]): SuiteSummary {
   const rows = titles.map((method) => {
     const byMix: Record<string, number | undefined> = {};
     let seconds = 0;
+    let usersWord = false;
     for (const r of results) {
       const m = r.methods.find((x) => x.name === method);
       byMix[r.spec] = m?.precisionChars;
       seconds += m?.seconds ?? 0;
+      usersWord ||= !!m?.keptGroups || m?.avoidSentences !== undefined;
     }
-    return suiteRow(method, mixes, byMix, mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined), seconds);
+    return suiteRow(method, mixes, byMix, mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined), seconds, usersWord);
   });
   return { mixes, rows };
 }
@@ -65,7 +73,7 @@ export function summarizeSuite(results: EvalResult[]): SuiteSummary {
  * domains is judged by the minimum of this column.
  */
 export function leaveOneOut(summary: SuiteSummary, candidates?: string[]): Array<{ heldOut: string; chosen: string; score: number }> {
-  const rows = summary.rows.filter((r) => !candidates || candidates.includes(r.method));
+  const rows = summary.rows.filter((r) => (candidates ? candidates.includes(r.method) : !r.usersWord));
   return summary.mixes.map((heldOut) => {
     let best: SuiteRow | undefined;
     let bestMin = -Infinity;
@@ -120,7 +128,8 @@ export function formatSuite(summary: SuiteSummary, results: EvalResult[], headin
   const loo = leaveOneOut(summary);
   const looLines = loo.map((l) => `  ${shortName(l.heldOut)}: ${l.chosen || '-'} keeps ${pct(l.score)}`);
   const looMin = Math.min(...loo.map((l) => l.score));
-  return [...head, grid(rows), '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
+  const words = summary.rows.some((r) => r.usersWord) ? '; rows given the user\'s word (--avoid) are no candidates' : '';
+  return [...head, grid(rows), '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out${words}; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
 }
 
 /**
@@ -145,7 +154,7 @@ export function summarizeDraws(draws: SuiteSummary[]): SuiteSummary {
       byMix[s] = Math.min(...(vals as number[]));
       all.push(...(vals as number[]));
     }
-    return suiteRow(method, mixes, byMix, all, perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0));
+    return suiteRow(method, mixes, byMix, all, perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0), perDraw.some((r) => r?.usersWord));
   });
   return { mixes, rows };
 }

@@ -30,8 +30,9 @@ export interface TextGroup {
   id: number;
   /** Pieces (segments) in the group. */
   pieces: number;
-  /** The group's sentences, in input order. */
+  /** The group's sentences, in input order, and their indices in the input. */
   sentences: string[];
+  indices: number[];
   /** UTF-16 characters of its sentences, and their share of all. */
   chars: number;
   share: number;
@@ -150,6 +151,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         id: 0,
         pieces: groupPieces.length,
         sentences: idx.map((i) => sentences[i] as string),
+        indices: idx,
         chars,
         share: totalChars > 0 ? chars / totalChars : 0,
         words,

@@ -28,7 +28,17 @@ export function formatTable(r: EvalResult): string {
     rows.push([m.name, ...r.labels.map((l) => pct(m.kept_share[l] ?? 0)), pct(m.precision), pct(m.precisionChars), pct(m.recall), m.seconds.toFixed(1)]);
   }
   const mixLine = `mix: ${mixTotal} sentences in ${r.mix.reduce((a, m) => a + m.docs, 0)} documents (${r.mix.map((m) => `${m.label} ${m.sentences}`).join(', ')})`;
-  return [...head, grid(rows, 1), '', mixLine].join('\n') + '\n';
+  // The inspect + --avoid rows: which groups the labels avoided, and the first cut's figure.
+  const groupLines = r.methods.flatMap((m) => {
+    const g = m.keptGroups;
+    if (!g) return [];
+    const avoided = g.avoided.map((id) => g.groups[id - 1]);
+    const share = avoided.reduce((a, x) => a + (x?.share ?? 0), 0);
+    const groups = g.groups.map((x, i) => `${i + 1}: ${pct(x.share)} (${pct(x.outOfDomain)} out of domain)`).join(', ');
+    const what = g.avoided.length ? `avoided group${g.avoided.length === 1 ? '' : 's'} ${g.avoided.join(', ')} (${pct(share)} of the kept text), ${g.sentences} sentences` : 'no group mostly out of domain, nothing avoided';
+    return [`${m.name}: the first cut kept ${pct(g.precisionCharsBefore)} ${r.inDomain} (chars) in groups ${groups}; ${what}`];
+  });
+  return [...head, grid(rows, 1), '', mixLine, ...groupLines].join('\n') + '\n';
 }
 
 /** The --json shape: {"methods":[{"name","embedder","kept_share","precision","recall","seconds"}], ...context}. */
@@ -52,6 +62,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       seconds: m.seconds,
       kept_sentences: m.keptSentences,
       total_sentences: m.totalSentences,
+      ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),
   };
 }

@@ -66,3 +66,33 @@ describe.skipIf(!sharedDir())('runEval with text to avoid', () => {
     await expect(runEval(spec, { engine: defaultEngine })).rejects.toThrow();
   }, 60_000);
 });
+
+describe.skipIf(!sharedDir())('runEval with the inspect + --avoid loop (avoidKeptGroups)', () => {
+  it("groups the first cut's kept text, avoids the groups the labels call mostly out of domain in a refit, and reports both cuts", async () => {
+    const spec = await loadSpec(SMOKE);
+    spec.methods = [
+      { name: 'tadpole', title: 'plain' },
+      { name: 'tadpole', title: 'loop', avoidKeptGroups: { groups: 4, outOfDomain: 0.5, sentences: 40 } },
+    ];
+    // The task is bio and the default keeps bio only; with news called the in-domain source,
+    // every kept group is out of domain, so the refit runs with sentences of all of them.
+    spec.inDomain = 'news';
+    const seen: Array<string[] | undefined> = [];
+    const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (seen.push(a[1].avoid), defaultEngine.openScorer(...a)) };
+    const r = await runEval(spec, { engine });
+    const [plain, loop] = r.methods;
+    const g = loop!.keptGroups!;
+    expect(g.groups).toHaveLength(4);
+    expect(g.groups.reduce((a, x) => a + x.share, 0)).toBeCloseTo(1, 9);
+    // The first cut of the loop is the plain method's cut.
+    expect(g.precisionCharsBefore).toBe(plain!.precisionChars);
+    expect(g.groups.every((x) => x.outOfDomain > 0.9)).toBe(true);
+    expect(g.avoided).toEqual([1, 2, 3, 4]);
+    // plain, the loop's first fit, its refit with 40 sentences of the avoided groups.
+    expect(seen.map((a) => a?.length)).toEqual([undefined, undefined, 40]);
+    // Avoiding what it kept moves the cut off the task's own domain, toward the others.
+    expect(loop!.kept_share.bio!).toBeLessThan(plain!.kept_share.bio!);
+    expect(plain!.keptGroups).toBeUndefined();
+    expect((toJSON(r).methods as Array<Record<string, unknown>>)[1]).toHaveProperty('kept_groups.avoided', g.avoided);
+  }, 60_000);
+});

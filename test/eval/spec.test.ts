@@ -40,6 +40,16 @@ describe('normalizeSpec', () => {
     const sources = [{ ...base.sources[0]!, ...split('rest') }];
     expect(normalizeSpec({ ...base, sources, methods: [{ name: 'tadpole', avoid: { ...fromMix, ...split('held-out') } }] }).methods[0]!.avoid!.split).toEqual({ every: 4, part: 'held-out' });
   });
+  it('takes the inspect + --avoid loop (avoidKeptGroups) for the default fit only, with its defaults filled in', () => {
+    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: {} }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 6, outOfDomain: 0.75, sentences: 200 });
+    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { groups: 4 } }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 4, outOfDomain: 0.75, sentences: 200 });
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoidKeptGroups: {} }] })).toThrow(/methods\[0\]\.avoidKeptGroups.*only the default fit/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { groups: 0 } }] })).toThrow(/"groups" must be a positive integer/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { outOfDomain: 1.5 } }] })).toThrow(/"outOfDomain" must be in \(0, 1\]/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { sentences: 2.5 } }] })).toThrow(/"sentences" must be a positive integer/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: 3 }] })).toThrow(/must be an object/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: { files: ['/x/p.jsonl'], format: 'jsonl-text' }, avoidKeptGroups: {} }] })).toThrow(/"avoid" or "avoidKeptGroups", not both/);
+  });
   it('refuses shares that add up to more than 1', () => {
     const two = [base.sources[0], { label: 'cs', share: 0.6, files: ['/x/cs.jsonl'], format: 'jsonl-text' }];
     expect(() => normalizeSpec({ ...base, sources: two })).toThrow(/add up to 1.100/);

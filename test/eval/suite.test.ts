@@ -79,6 +79,16 @@ describe('suite summary', () => {
     expect(loo.find((l) => l.heldOut === 'suite-b')).toEqual({ heldOut: 'suite-b', chosen: 'm2', score: 0.5 });
     expect(loo.find((l) => l.heldOut === 'suite-a')!.chosen).toBe('m1');
   });
+  it("never picks a row given the user's word (text to avoid, the inspect loop), however good", () => {
+    const withWord = results.map((r) => ({ ...r, methods: [...r.methods, { name: 'm3', precisionChars: 1, seconds: 1, avoidSentences: 200 } as unknown as MethodResult, { name: 'm4', precisionChars: 1, seconds: 1, keptGroups: { groups: [], avoided: [], sentences: 0, precisionCharsBefore: 1 } } as unknown as MethodResult] }));
+    const s = summarizeSuite(withWord);
+    expect(s.rows.filter((r) => r.usersWord).map((r) => r.method)).toEqual(['m3', 'm4']);
+    expect(leaveOneOut(s).map((l) => l.chosen)).toEqual(leaveOneOut(summarizeSuite(results)).map((l) => l.chosen));
+    expect(summarizeDraws([s, s]).rows.filter((r) => r.usersWord)).toHaveLength(2);
+    expect(formatSuite(s, withWord, 'suite')).toContain("rows given the user's word (--avoid) are no candidates");
+    // Named as candidates, they count.
+    expect(leaveOneOut(s, ['m1', 'm3'])[0]!.chosen).toBe('m3');
+  });
   it('prints one row per method with mean and min', () => {
     const text = formatSuite(summarizeSuite(results), results, 'suite');
     expect(text).toMatch(/m2\s+95\.0%\s+50\.0%\s+99\.0%\s+81\.3%\s+50\.0%/);
