@@ -76,7 +76,7 @@ const METHODS = [
   { name: 'tadpole', title: 'tadpole (default)' },
   // Session 24: the default, then `tadpole inspect` + `fit --avoid` with the labels playing
   // the user (src/eval/kept-groups.ts): the user's word, so no leave-one-domain-out candidate.
-  { name: 'tadpole', title: 'default, then inspect + --avoid (labels play the user)', avoidKeptGroups: { groups: 6, outOfDomain: 0.75, sentences: 200 } },
+  { name: 'tadpole', title: 'default + inspect + --avoid (labels play the user)', avoidKeptGroups: { groups: 6, outOfDomain: 0.75, sentences: 200 } },
   { name: 'random' },
   { name: 'classifier', title: 'classifier (no self-training)', options: { rounds: 0 } },
   { name: 'dsir' },
