@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { writeFileAtomic } from '../io/atomic.js';
+import { Sink } from '../io/sink.js';
 import { readSentences } from '../io/sentences.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { groupText, type TextGroup } from '../inspect/groups.js';
@@ -33,7 +34,7 @@ spherical k-means). Each group is shown with its share of the text, its most dis
 words and example sentences. Where the filter kept the task's topic in the wrong genre (forum
 posts, statistics tables, encyclopaedia articles beside the news you wanted), that text tends
 to form groups of its own: write them out with --write-groups and refit with --avoid on the
-ones you do not want (README, "Text to avoid", has what this did on the check suite).
+ones you do not want (README, "Finding what to avoid", has what this did on both suites).
 Groups come from a sample: the group files hold the sampled sentences, not every kept one.
 
 Examples:
@@ -89,16 +90,19 @@ export const command: Command = {
       }
     }
     const pieces = found.reduce((a, g) => a + g.pieces, 0);
+    // Through a Sink: `tadpole inspect ... | head` closes the pipe early, which is no error.
+    const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...(task ? { taskShare: g.referenceShare ?? 0 } : {}), ...(outDir ? { file: files[i] } : {}) };
-        io.stdout.write(JSON.stringify(out) + '\n');
+        await sink.write(JSON.stringify(out) + '\n');
       }
     } else {
       const from = sample.sampler === 'seek' ? 'a seeded sample seeked from the input' : sample.sentences.length < size ? 'all of it' : 'a seeded sample';
-      const head = [`${sample.sentences.length} sentences in ${pieces} pieces (${from}), ${found.length} group${found.length === 1 ? '' : 's'}${task ? `; ${task.length} task sentences placed among them` : ''}`];
-      io.stdout.write([...head, ...found.map((g) => report(g, !!task))].join('\n\n') + '\n');
+      await sink.write(`${sample.sentences.length} sentences in ${pieces} pieces (${from}), ${found.length} group${found.length === 1 ? '' : 's'}${task ? `; ${task.length} task sentences placed among them` : ''}\n`);
+      for (const g of found) await sink.write(`\n${report(g, !!task)}\n`);
     }
+    await sink.close();
     if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like some of them: tadpole fit --task ... --avoid ${join(outDir, 'group-K.txt')} ...\n`);
     return 0;
   },

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { splitSentences } from '../../src/text/sentences.js';
-import { fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
 import { agNewsSports, keptShareBySource, sportMix } from '../helpers/corpora.js';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -33,6 +34,17 @@ describe('inspect: usage and bad input', () => {
     } finally {
       cleanup();
     }
+  });
+
+  it('a reader that closes the pipe early (| head): quiet exit 0', async () => {
+    const child = spawn(process.execPath, [BIN, 'inspect', '--doc-per-line'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.stdout.destroy();
+    child.stdin.end(Array.from({ length: 200 }, (_, i) => `Line ${i} says something about topic ${i % 7} and more.`).join('\n') + '\n');
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(err).toBe('');
+    expect(code).toBe(0);
   });
 
   it('reads stdin and prints one JSON object per group', async () => {
