@@ -43,12 +43,16 @@ Examples:
   tadpole fit --task task.txt --avoid groups/group-3.txt -o model2.json   # then filter again`,
 };
 
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
 function report(g: TextGroup, hasTask: boolean): string {
-  const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${g.pieces} piece${g.pieces === 1 ? '' : 's'}, ${g.sentences.length} sentences)${hasTask ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
+  const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${count(g.pieces, 'piece')}, ${count(g.sentences.length, 'sentence')})${hasTask ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
   const lines = [head, `  words: ${g.words.length ? g.words.join(', ') : '(none frequent enough)'}`];
   for (const e of g.examples) lines.push(`  > ${oneLine(e)}`);
   return lines.join('\n');
@@ -99,7 +103,7 @@ export const command: Command = {
       }
     } else {
       const from = sample.sampler === 'seek' ? 'a seeded sample seeked from the input' : sample.sentences.length < size ? 'all of it' : 'a seeded sample';
-      await sink.write(`${sample.sentences.length} sentences in ${pieces} pieces (${from}), ${found.length} group${found.length === 1 ? '' : 's'}${task ? `; ${task.length} task sentences placed among them` : ''}\n`);
+      await sink.write(`${count(sample.sentences.length, 'sentence')} in ${count(pieces, 'piece')} (${from}), ${count(found.length, 'group')}${task ? `; ${count(task.length, 'task sentence')} placed among them` : ''}\n`);
       for (const g of found) await sink.write(`\n${report(g, !!task)}\n`);
     }
     await sink.close();

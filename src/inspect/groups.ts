@@ -71,9 +71,15 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   const pieceIds = [...new Set(Array.from(unitOf))].sort((a, b) => a - b);
   const pieceIndex = new Map(pieceIds.map((p, i) => [p, i]));
   const n = pieceIds.length;
-  const lsa = Lsa.fit([...sentences], { dims: 64, seed: opts.seed });
-  const d = lsa.dims;
-  const rows = lsa.transform([...sentences]);
+  // No word n-gram shared by two sentences: nothing to group by, so one group of everything.
+  let lsa: Lsa | undefined;
+  try {
+    lsa = Lsa.fit([...sentences], { dims: 64, seed: opts.seed });
+  } catch (err) {
+    if (!(err instanceof TadpoleError && err.code === 'TADPOLE_INPUT')) throw err;
+  }
+  const d = lsa?.dims ?? 1;
+  const rows = lsa ? lsa.transform([...sentences]) : new Float32Array(sentences.length);
   const pieces = new Float64Array(n * d);
   for (let i = 0; i < sentences.length; i++) {
     const p = pieceIndex.get(unitOf[i] as number) as number;
@@ -88,7 +94,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   const { assign, similarity, centroids } = sphericalKMeans(pieces, n, d, opts.groups, opts.seed);
   const referenceCount = new Float64Array(opts.groups);
   if (opts.reference?.length) {
-    const ref = lsa.transform([...opts.reference]);
+    const ref = lsa ? lsa.transform([...opts.reference]) : new Float32Array(opts.reference.length * d);
     for (let i = 0; i < opts.reference.length; i++) {
       let best = 0;
       let bestSim = -Infinity;

@@ -60,6 +60,10 @@ describe('groupText', () => {
     expect(few.length).toBeLessThanOrEqual(2);
     expect(few.reduce((x, g) => x + g.sentences.length, 0)).toBe(10);
     expect(groupText([], [], { groups: 3, seed: 0 })).toEqual([]);
+    // Nothing shared to group by (no word n-gram in two sentences): one group of everything.
+    const lone = groupText(['The goalie stopped the puck.', 'Whisk flour.'], [0, 1], { groups: 3, seed: 0, reference: ['Bake it.'] });
+    expect(lone).toHaveLength(1);
+    expect(lone[0]).toMatchObject({ pieces: 2, share: 1, referenceShare: 1, indices: [0, 1] });
   });
 
   it('cuts long examples and refuses a bad call', () => {
