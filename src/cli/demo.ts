@@ -117,7 +117,7 @@ export const command: Command = {
       io.stdout.write(`${label.padEnd(10)}${pct(t / allAll).padStart(12)}${pct(k / Math.max(1, keptAll)).padStart(12)}${pct(k / Math.max(1, t)).padStart(17)}\n`);
     }
     io.stdout.write(`\n(The task is biomedical: with ${(100 * keep).toFixed(0)}% kept and bio ${(100 * (total.bio ?? 0) / allAll).toFixed(1)}% of the corpus, a perfect filter keeps all of bio and fills the rest with the next most similar text.)\n`);
-    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\n`);
+    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of: tadpole inspect ${keptPath}\n`);
     return 0;
   },
 };
