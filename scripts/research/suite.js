@@ -562,7 +562,32 @@ for (const name of names) {
         const s2 = new Float64Array(c.sentences.length);
         for (let i = 0; i < c.sentences.length; i += 4096) s2.set(await sc.score(c.sentences.slice(i, i + 4096)), i);
         await sc.dispose();
-        const after = keptCharShare(s2, c, spec.keep, cut, spec);
+        let after = keptCharShare(s2, c, spec.keep, cut, spec);
+        // KEPT_GROUPS_ROUNDS=R: look again R - 1 times: group the refit's kept text, add N
+        // sentences of its groups at least 75% out of domain to the text avoided, refit.
+        let avoided = chosen;
+        let scores2 = s2;
+        for (let round = 1; round < Number(process.env.KEPT_GROUPS_ROUNDS ?? 1); round++) {
+          const kept2 = keptSegments(scores2, c.segs, spec.keep, cut, c.lens);
+          const t2 = [];
+          const u2 = [];
+          const l2 = [];
+          let at2 = 0;
+          c.segs.forEach(([l, n], i) => { if (kept2[i]) for (let j = 0; j < n; j++) { t2.push(c.sentences[at2 + j]); u2.push(i); l2.push(l === c.inIdx || l === c.alsoIdx); } at2 += n; });
+          const g2 = groupText(t2, u2, { groups: Number(process.env.KEPT_GROUPS), seed: spec.seed + round });
+          const foreign = g2.filter((g) => g.indices.filter((k) => l2[k]).reduce((a, k) => a + t2[k].length, 0) / g.chars <= 0.25);
+          const pool2 = foreign.flatMap((g) => g.sentences);
+          if (pool2.length === 0) break;
+          avoided = [...avoided, ...new Rng(spec.seed + 7 + round).sample(pool2.length, Math.min(nA, pool2.length)).map((i) => pool2[i])];
+          const model2 = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid: avoided });
+          const sc2 = await openScorer(model2);
+          scores2 = new Float64Array(c.sentences.length);
+          for (let i = 0; i < c.sentences.length; i += 4096) scores2.set(await sc2.score(c.sentences.slice(i, i + 4096)), i);
+          await sc2.dispose();
+          const next = keptCharShare(scores2, c, spec.keep, cut, spec);
+          console.log(`  group-avoid ${name} ${m} round ${round + 1}: ${foreign.length} more groups, ${avoided.length} sentences avoided: ${(100 * after).toFixed(1)} -> ${(100 * next).toFixed(1)}`);
+          after = next;
+        }
         console.log(`  group-avoid ${name} ${m}: group ${pick.id} (${(100 * pick.share).toFixed(1)}% of kept, ${chosen.length} sentences avoided): ${(100 * share).toFixed(1)} -> ${(100 * after).toFixed(1)}`);
         (results.groupAvoid ??= []).push([name, share, after]);
       } else if (process.env.KEPT_GROUPS_AVOID) {
