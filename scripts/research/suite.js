@@ -27,7 +27,7 @@
 // env (session 24): KEPT_GROUPS=K groups each method's kept text as `tadpole inspect` does
 // (src/inspect/groups.ts) and prints each group's sources; KEPT_GROUPS_AVOID=N refits with N
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
-// largest only; all: every one). A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
+// largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit (session 25). A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
