@@ -10,7 +10,7 @@ const spec: CommandSpec = {
   summary: 'split documents into sentences (the splitter tadpole uses)',
   usage: 'tadpole split [--format text|jsonl] [--out-format lines|jsonl] [FILE... | -] [-o OUT]',
   flags: [
-    { name: 'out-format', type: 'string', choices: ['lines', 'jsonl'], arg: 'FMT', help: 'lines: one sentence per line (inner line breaks become spaces); jsonl: {"doc","i","text"} [default: jsonl for jsonl input, else lines]' },
+    { name: 'out-format', type: 'string', choices: ['lines', 'jsonl'], arg: 'FMT', help: 'lines: one sentence per line (inner line breaks become spaces); jsonl: {"doc","i","text"} [default: jsonl for JSONL, CSV, TSV or Parquet input, else lines]' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
     ...readerFlags,
   ],
@@ -21,7 +21,7 @@ export const command: Command = {
   async run(args, io) {
     const reader = readerOptionsFrom(args);
     const inputs = inputsFrom(args);
-    const outFormat = str(args, 'outFormat') ?? (inputs.some((f) => resolveFormat(reader.format, f) === 'jsonl') ? 'jsonl' : 'lines');
+    const outFormat = str(args, 'outFormat') ?? (inputs.some((f) => resolveFormat(reader.format, f) !== 'text') ? 'jsonl' : 'lines');
     const output = str(args, 'output');
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
     try {

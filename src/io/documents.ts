@@ -4,14 +4,18 @@ import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { isSeekableText, sniffFile } from './format/magic.js';
 import { parquetDocuments } from './parquet-documents.js';
+import { csvDocuments } from './csv-documents.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 
-export type InputFormat = 'text' | 'jsonl' | 'auto';
+export type InputFormat = 'text' | 'jsonl' | 'csv' | 'tsv' | 'auto';
+
+/** What an input is read as, once 'auto' has looked at its name (Parquet: at its bytes). */
+export type ResolvedFormat = 'text' | 'jsonl' | 'csv' | 'tsv';
 
 export interface ReaderOptions {
-  /** auto: JSONL for files named *.jsonl / *.ndjson (also .gz / .zst), Parquet by magic bytes, plain text otherwise (stdin too). */
+  /** auto: JSONL for files named *.jsonl / *.ndjson, CSV / TSV for *.csv / *.tsv (each also .gz / .zst / .xz), Parquet by magic bytes, plain text otherwise (stdin too). */
   format: InputFormat;
-  /** JSONL field holding the text. */
+  /** JSONL field (CSV/TSV, Parquet: column) holding the text. */
   textField: string;
   /** Plain text: one document per line instead of blank-line separated paragraphs. */
   docPerLine: boolean;
@@ -74,6 +78,7 @@ export class ReadCounters {
   invalidUtf8Docs = 0;
   badJsonLines = 0;
   missingFieldLines = 0;
+  badCsvRecords = 0;
   oversizedDocs = 0;
   bomsStripped = 0;
   emptyDocs = 0;
@@ -140,10 +145,13 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const range = ro.ranges?.get(inputIndex);
     const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
     const chunks = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
+    const format = input !== STDIN && sniffFile(input) === 'parquet' ? 'parquet' : resolveFormat(opts.format, file);
     const docsOfInput =
-      input !== STDIN && sniffFile(input) === 'parquet'
+      format === 'parquet'
         ? parquetDocuments(input, file, inputIndex, opts, counters, range)
-        : documentsOf(chunks, file, inputIndex, opts, counters, range, ro.triage);
+        : format === 'csv' || format === 'tsv'
+          ? csvDocuments({ input, file, inputIndex, delimiter: format === 'csv' ? ',' : '\t', chunks, range, openOpts }, opts, counters, ro.triage)
+          : documentsOf(chunks, file, inputIndex, opts, counters, range, ro.triage);
     for await (const docs of docsOfInput) {
      for (const doc of docs) {
       doc.ordinal = ordinal++;
@@ -207,7 +215,7 @@ async function* documentsOf(
 ): AsyncGenerator<Doc[]> {
   const maxDoc = opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES;
   const format = resolveFormat(opts.format, file);
-  const perLine = format === 'jsonl' || opts.docPerLine;
+  const perLine = format !== 'text' || opts.docPerLine;
   const where = { base: range?.start ?? 0, end: range?.end ?? Number.MAX_SAFE_INTEGER, line: range?.line ?? 1 };
   const fieldless: FieldlessRecords = { count: 0 };
   let fileDocs = 0;
@@ -266,9 +274,17 @@ function noTextField(file: string, field: string, seen: FieldlessRecords): Tadpo
 }
 
 /** The format an input is read in: explicit, or by name under 'auto'. */
-export function resolveFormat(format: InputFormat, file: string): 'text' | 'jsonl' {
+export function resolveFormat(format: InputFormat, file: string): ResolvedFormat {
   if (format !== 'auto') return format;
-  return /\.((jsonl|ndjson)(\.(gz|zst|zstd|xz))?|parquet)$/i.test(file) ? 'jsonl' : 'text';
+  if (/\.((jsonl|ndjson)(\.(gz|zst|zstd|xz))?|parquet)$/i.test(file)) return 'jsonl';
+  const delimited = /\.(csv|tsv)(\.(gz|zst|zstd|xz))?$/i.exec(file);
+  if (delimited) return delimited[1]!.toLowerCase() === 'csv' ? 'csv' : 'tsv';
+  return 'text';
+}
+
+/** CSV and TSV records can hold newlines, so no offset inside one can be found by scanning for a line: read from the start, never seeked into. */
+export function isDelimited(format: ResolvedFormat): boolean {
+  return format === 'csv' || format === 'tsv';
 }
 
 function isBlank(s: string): boolean {

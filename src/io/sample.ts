@@ -25,7 +25,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
-import { ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
+import { isDelimited, ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
 import { isSeekableText } from './format/magic.js';
 import { STDIN } from './input.js';
 import { readSentenceGroups, type DocSplitter } from './sentences.js';
@@ -80,7 +80,7 @@ const MAX_DRAWS_PER_SENTENCE = 4;
 
 export async function sampleSentences(inputs: string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
   if (!(Number.isInteger(opts.size) && opts.size > 0)) throw new TadpoleError('TADPOLE_USAGE', `sample size must be a positive integer, got ${opts.size}`);
-  const sizes = seekableSizes(inputs);
+  const sizes = seekableSizes(inputs, reader);
   const total = sizes?.reduce((a, b) => a + b, 0) ?? 0;
   if (sizes && total >= (opts.seekMinBytes ?? SEEK_MIN_BYTES)) {
     const s = seekSample(inputs, sizes, reader, opts);
@@ -93,14 +93,14 @@ export async function sampleSentences(inputs: string[], reader: ReaderOptions, o
   return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
 }
 
-/** Sizes of the inputs when every one is a plain regular file; undefined otherwise. */
-function seekableSizes(inputs: string[]): number[] | undefined {
+/** Sizes of the inputs when every one is a plain regular file of text or JSONL; undefined otherwise. */
+function seekableSizes(inputs: string[], reader: ReaderOptions): number[] | undefined {
   const out: number[] = [];
   for (const input of inputs) {
     if (input === STDIN) return undefined;
     try {
       const st = statSync(input);
-      if (!st.isFile() || !isSeekableText(input)) return undefined;
+      if (!st.isFile() || !isSeekableText(input) || isDelimited(resolveFormat(reader.format, input))) return undefined;
       out.push(st.size);
     } catch {
       return undefined; // the reservoir pass reports the missing file with its usual error

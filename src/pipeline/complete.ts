@@ -2,7 +2,7 @@ import { existsSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
-import type { ReaderOptions } from '../io/documents.js';
+import { isDelimited, resolveFormat, type ReaderOptions } from '../io/documents.js';
 import { isSeekableText, sniffFile } from '../io/format/magic.js';
 import { STDIN } from '../io/input.js';
 import { completeModel, needsCompletion } from '../model/complete.js';
@@ -41,10 +41,12 @@ function mb(bytes: number): string {
 }
 
 /** Why the sampler read everything: stdin, an input it cannot seek into (named by its format), or a small input. */
-function whyReadWhole(inputs: string[]): string {
+function whyReadWhole(inputs: string[], reader: ReaderOptions): string {
   if (inputs.includes(STDIN)) return 'stdin';
   const unseekable = inputs.find((i) => !isSeekableText(i));
-  return unseekable === undefined ? 'an input under 64 MB' : sniffFile(unseekable);
+  if (unseekable !== undefined) return sniffFile(unseekable);
+  const delimited = inputs.map((i) => resolveFormat(reader.format, i)).find(isDelimited);
+  return delimited === undefined ? 'an input under 64 MB' : delimited.toUpperCase();
 }
 
 /**
@@ -59,7 +61,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
-    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs)} is read whole`;
+    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs, reader)} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.log ? { log: opts.log } : {}) });

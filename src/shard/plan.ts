@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { sniffFile } from '../io/format/magic.js';
 import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
-import { resolveFormat, type ReaderOptions } from '../io/documents.js';
+import { isDelimited, resolveFormat, type ReaderOptions } from '../io/documents.js';
 import { STDIN, type ByteRange } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
@@ -24,7 +24,8 @@ const SCAN = 64 * 1024;
  * Shard i of n: the inputs laid end to end (gzip files by compressed size), cut at
  * size*k/n, each cut moved forward to the next document boundary (a line start for
  * JSONL / --doc-per-line, the start of a blank line for paragraph text). A gzip file
- * cannot be split: the cut moves to its start, so it goes whole to one shard. A Parquet
+ * cannot be split: the cut moves to its start, so it goes whole to one shard; so does a
+ * CSV or TSV file, whose quoted fields may hold newlines. A Parquet
  * file is cut at the first row group starting at or after the cut (its offsets are rows). Every
  * process computes the same cuts from the same bytes, so shards never overlap or miss.
  */
@@ -48,8 +49,9 @@ export function planShard(inputs: string[], fps: InputFingerprint[], reader: Rea
       const row = parquetCutRow(inputs[j]!, g - starts[j]!);
       return row === undefined ? { input: j + 1, offset: 0 } : { input: j, offset: row };
     }
-    if (f.gzip || f.size <= 0) return { input: j, offset: 0 };
-    const perLine = resolveFormat(reader.format, inputs[j]!) === 'jsonl' || reader.docPerLine;
+    const format = resolveFormat(reader.format, inputs[j]!);
+    if (f.gzip || f.size <= 0 || isDelimited(format)) return { input: j, offset: 0 };
+    const perLine = format === 'jsonl' || reader.docPerLine;
     const b = nextBoundary(inputs[j]!, g - starts[j]!, f.size, perLine);
     return b >= f.size ? { input: j + 1, offset: 0 } : { input: j, offset: b };
   };

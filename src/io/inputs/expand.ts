@@ -4,11 +4,11 @@ import { TadpoleError } from '../../core/errors.js';
 import { globBase, globToRegExp, hasGlob } from './glob.js';
 
 /**
- * File names that make a corpus inside a folder: text, JSONL and Parquet, plain or
+ * File names that make a corpus inside a folder: text, JSONL, CSV, TSV and Parquet, plain or
  * compressed. Only the folder walk looks at names; what a file IS is still decided by
  * its magic bytes (src/io/format/magic.ts).
  */
-export const CORPUS_FILE = /\.(txt|text|jsonl|ndjson|parquet)(\.(gz|zst|zstd|bz2|xz))?$/i;
+export const CORPUS_FILE = /\.(txt|text|jsonl|ndjson|csv|tsv|parquet)(\.(gz|zst|zstd|bz2|xz))?$/i;
 
 /**
  * The inputs as the reader takes them: a folder becomes the corpus files under it
@@ -42,7 +42,7 @@ function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined 
 function folderFiles(dir: string): string[] {
   const files = walk(dir).filter((f) => CORPUS_FILE.test(f));
   if (files.length === 0) {
-    throw new TadpoleError('TADPOLE_INPUT', `${dir}: no corpus files in this folder (looked recursively for *.jsonl, *.ndjson, *.txt, *.parquet, also .gz/.zst); name the files instead`, { file: dir });
+    throw new TadpoleError('TADPOLE_INPUT', `${dir}: no corpus files in this folder (looked recursively for *.jsonl, *.ndjson, *.txt, *.csv, *.tsv, *.parquet, also .gz/.zst); name the files instead`, { file: dir });
   }
   return sortPaths(files);
 }
