@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedPath } from '../../src/core/shared.js';
@@ -17,6 +17,18 @@ const zstdDecompressSync = (zlib as unknown as { zstdDecompressSync?: (b: Buffer
 function sentencesJsonl(): string {
   const lines = gunzipSync(readFileSync(sharedPath('corpora', 'task-mr-sentence-polarity', 'text_train.txt.gz'))).toString('utf8').split('\n').filter(Boolean).slice(0, 4500);
   return lines.map((text, row) => JSON.stringify({ row, text }) + '\n').join('');
+}
+
+/** A CSV/TSV cell as pandas and Python's csv module write one: quoted when it holds the delimiter, a quote or a line break. */
+function cell(value: string, delimiter: string): string {
+  return value.includes(delimiter) || /["\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** corpus.jsonl as delimited text (its records all have the same string fields, in the same order). */
+function delimitedCorpus(delimiter: string, eol: string): string {
+  const records = readFileSync(join(FIX, 'corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
+  const columns = Object.keys(records[0]!);
+  return [columns, ...records.map((r) => columns.map((c) => r[c]!))].map((row) => row.map((v) => cell(v, delimiter)).join(delimiter) + eol).join('');
 }
 
 let dir: string;
@@ -57,6 +69,32 @@ describe('the same corpus in every format: the same kept text', () => {
     expect(keptTexts(out)).toEqual(keptTexts(reference));
     // Carried fields and document ordinals too: the records are byte-identical.
     expect(out.toString('utf8')).toBe(reference.toString('utf8'));
+  });
+
+  it('CSV (Excel line ends), TSV and gzip CSV: the same records, every column carried', () => {
+    const csv = delimitedCorpus(',', '\r\n');
+    expect(csv).toMatch(/"[^"]*\n/); // quoted fields with line breaks: the case a line reader gets wrong
+    writeFileSync(join(dir, 'corpus.csv'), csv);
+    writeFileSync(join(dir, 'corpus.tsv'), delimitedCorpus('\t', '\n'));
+    writeFileSync(join(dir, 'corpus.csv.gz'), gzipSync(csv));
+    for (const f of ['corpus.csv', 'corpus.tsv', 'corpus.csv.gz']) expect(filter(join(dir, f)).toString('utf8')).toBe(reference.toString('utf8'));
+    const piped = cli(['filter', '-q', '-m', model, '--format', 'csv', '-'], { input: csv });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.toString('utf8')).toBe(reference.toString('utf8'));
+  });
+
+  it('CSV with --run-dir, killed mid-run and resumed (the header read again from the file start): the same output', () => {
+    const csv = join(dir, 'resume.csv');
+    writeFileSync(csv, delimitedCorpus(',', '\n'));
+    const runDir = join(dir, 'run-csv');
+    const out = join(dir, 'resumed-csv.jsonl');
+    const args = ['filter', '-q', '-m', model, '--run-dir', runDir, '--batch-sentences', '100', '--checkpoint-seconds', '0', csv, '-o', out];
+    const killed = cli(args, { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } });
+    expect(killed.signal).toBe('SIGKILL');
+    const resumed = cli([...args, '--resume']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference.toString('utf8'));
   });
 
   it('the folder is the same run as its files named one by one, and as a quoted glob', () => {
@@ -125,6 +163,44 @@ describe('the same corpus in every format: the same kept text', () => {
   it('Parquet and a folder of shards in 2 shards: the parts concatenate to the filter output', () => {
     const inputs = [join(FIX, 'corpus.parquet'), join(FIX, 'shards')];
     expect(Buffer.concat(shardedRun('run-mixed-2', inputs, 2)).equals(filter(...inputs))).toBe(true);
+  });
+
+  it('CSV and JSONL in 3 shards (a CSV file goes whole to one shard): the parts concatenate to the filter output', () => {
+    const csv = join(dir, 'shards.csv');
+    writeFileSync(csv, delimitedCorpus(',', '\n'));
+    const inputs = [csv, join(FIX, 'corpus.jsonl')];
+    expect(Buffer.concat(shardedRun('run-csv-3', inputs, 3)).equals(filter(...inputs))).toBe(true);
+  });
+});
+
+describe('CSV refusals', () => {
+  it('a missing --text-field column is refused naming the file and the columns', () => {
+    mkdirSync(join(dir, 'y'), { recursive: true });
+    writeFileSync(join(dir, 'y', 'c.csv'), 'id,body\n1,"Some text. More text."\n');
+    const r = cli(['filter', '-q', '-m', model, join(dir, 'y', 'c.csv'), '-o', join(dir, 'y', 'out.jsonl')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/c\.csv: CSV has no "text" column \(columns: id, body\); name the text column with --text-field NAME$/);
+    expect(readdirSync(join(dir, 'y'))).toEqual(['c.csv']);
+  });
+
+  it('a quote never closed is refused, not read as one huge last field', () => {
+    mkdirSync(join(dir, 'z'), { recursive: true });
+    writeFileSync(join(dir, 'z', 'c.csv'), 'id,text\n1,"Fine. Closed."\n2,"Opened, never closed.\n3,More text.\n');
+    const r = cli(['filter', '-q', '-m', model, join(dir, 'z', 'c.csv'), '-o', join(dir, 'z', 'out.jsonl')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/c\.csv: a quoted field opened in the record at line 3 is never closed: a field that starts with a double quote must end with one \(is it CSV\? --format text reads it as plain text\)$/);
+    expect(readdirSync(join(dir, 'z'))).toEqual(['c.csv']);
+  });
+
+  it('a record with a wrong number of fields is skipped and counted (--strict: refused)', () => {
+    const csv = join(dir, 'ragged.csv');
+    writeFileSync(csv, delimitedCorpus(',', '\n').replace('\n', '\nstray,row,with,too,many,fields\n'));
+    const stats = join(dir, 'ragged-stats.json');
+    expect(filter(csv, '--stats', stats).toString('utf8')).toBe(reference.toString('utf8'));
+    expect((JSON.parse(readFileSync(stats, 'utf8')) as { reader: { badCsvRecords: number } }).reader.badCsvRecords).toBe(1);
+    const r = cli(['split', '--strict', csv]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/ragged\.csv:2: bad CSV record: 6 fields where the header has 3 \(drop --strict to skip and count such records\)$/);
   });
 });
 
