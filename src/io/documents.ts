@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { WriteStream } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
-import { isSeekableText, sniffFile } from './format/magic.js';
+import { isSeekableText, readHead, sniffFile } from './format/magic.js';
+import { JSONL_SNIFF_BYTES, looksLikeJsonl, peekChunks } from './format/jsonl-sniff.js';
 import { parquetDocuments } from './parquet-documents.js';
 import { csvDocuments } from './csv-documents.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
@@ -144,14 +145,27 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
     const file = displayName(input);
     const range = ro.ranges?.get(inputIndex);
     const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
-    const chunks = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
-    const format = input !== STDIN && sniffFile(input) === 'parquet' ? 'parquet' : resolveFormat(opts.format, file);
+    let chunks: AsyncIterable<Buffer> = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
+    const kind = input === STDIN ? 'text' : sniffFile(input);
+    let format = kind === 'parquet' ? 'parquet' : resolveFormat(opts.format, file);
+    // A name that says nothing: JSONL if its first bytes say so (a plain file by its head, as
+    // the shard planner and the sampler judge it; stdin and compressed input as they decode).
+    let sniffed = false;
+    if (format === 'text' && opts.format === 'auto') {
+      if (kind === 'text' && input !== STDIN) sniffed = formatOfInput(opts.format, input) === 'jsonl';
+      else {
+        const peeked = await peekChunks(chunks);
+        chunks = peeked.chunks;
+        sniffed = looksLikeJsonl(peeked.head);
+      }
+      if (sniffed) format = 'jsonl';
+    }
     const docsOfInput =
       format === 'parquet'
         ? parquetDocuments(input, file, inputIndex, opts, counters, range)
         : format === 'csv' || format === 'tsv'
           ? csvDocuments({ input, file, inputIndex, delimiter: format === 'csv' ? ',' : '\t', chunks, range, openOpts }, opts, counters, ro.triage)
-          : documentsOf(chunks, file, inputIndex, opts, counters, range, ro.triage);
+          : documentsOf(chunks, file, inputIndex, { ...opts, format: format === 'jsonl' ? 'jsonl' : 'text' }, counters, range, ro.triage, sniffed);
     for await (const docs of docsOfInput) {
      for (const doc of docs) {
       doc.ordinal = ordinal++;
@@ -212,12 +226,14 @@ async function* documentsOf(
   counters: ReadCounters,
   range: ByteRange | undefined,
   triage: Triage | undefined,
+  sniffed: boolean,
 ): AsyncGenerator<Doc[]> {
   const maxDoc = opts.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES;
   const format = resolveFormat(opts.format, file);
   const perLine = format !== 'text' || opts.docPerLine;
   const where = { base: range?.start ?? 0, end: range?.end ?? Number.MAX_SAFE_INTEGER, line: range?.line ?? 1 };
   const fieldless: FieldlessRecords = { count: 0 };
+  const badJsonBefore = counters.badJsonLines;
   let fileDocs = 0;
   for await (const raws of rawDocs(chunks, perLine, maxDoc, counters, where, file)) {
    const docs: Doc[] = [];
@@ -258,7 +274,12 @@ async function* documentsOf(
   }
   // A whole JSONL file in which no record has the text field is a wrong --text-field, not
   // a corpus with nothing to keep: refused, rather than an empty output and exit 0.
-  if (format === 'jsonl' && !range && fileDocs === 0 && fieldless.count > 0) throw noTextField(file, opts.textField, fieldless);
+  if (format === 'jsonl' && !range && fileDocs === 0 && fieldless.count > 0) throw noTextField(file, opts.textField, fieldless, sniffed);
+  // Nor is a file of which no line is JSON: text or another format under a JSONL name.
+  const badJson = counters.badJsonLines - badJsonBefore;
+  if (format === 'jsonl' && !range && fileDocs === 0 && badJson > 0) {
+    throw new TadpoleError('TADPOLE_INPUT', `${file}: not JSONL: none of its ${badJson} non-blank line${badJson === 1 ? ' is a' : 's is a'} JSON object; --format text reads it as text`, { file });
+  }
 }
 
 /** JSONL records that are objects without the text field: how many, and the fields of the first. */
@@ -267,10 +288,11 @@ interface FieldlessRecords {
   keys?: string[];
 }
 
-function noTextField(file: string, field: string, seen: FieldlessRecords): TadpoleError {
+function noTextField(file: string, field: string, seen: FieldlessRecords, sniffed: boolean): TadpoleError {
   const keys = seen.keys ?? [];
   const strings = keys.length > 0 ? ` (its records have: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''})` : '';
-  return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME`, { file });
+  const why = sniffed ? ' (read as JSONL because it starts with {"; --format text reads it as text)' : '';
+  return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME${why}`, { file });
 }
 
 /** The format an input is read in: explicit, or by name under 'auto'. */
@@ -280,6 +302,20 @@ export function resolveFormat(format: InputFormat, file: string): ResolvedFormat
   const delimited = /\.(csv|tsv)(\.(gz|zst|zstd|xz))?$/i.exec(file);
   if (delimited) return delimited[1]!.toLowerCase() === 'csv' ? 'csv' : 'tsv';
   return 'text';
+}
+
+/**
+ * The format a named input is read in: resolveFormat, and under 'auto' a plain file whose
+ * name says nothing is JSONL when its first bytes say so (src/io/format/jsonl-sniff.ts).
+ */
+export function formatOfInput(format: InputFormat, input: string): ResolvedFormat {
+  const byName = resolveFormat(format, input);
+  if (byName !== 'text' || format !== 'auto' || input === STDIN || sniffFile(input) !== 'text') return byName;
+  try {
+    return looksLikeJsonl(readHead(input, JSONL_SNIFF_BYTES)) ? 'jsonl' : 'text';
+  } catch {
+    return 'text'; // the reader reports a file it cannot read
+  }
 }
 
 /** CSV and TSV records can hold newlines, so no offset inside one can be found by scanning for a line: read from the start, never seeked into. */

@@ -25,7 +25,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
-import { isDelimited, ReadCounters, resolveFormat, type ReadOptions, type ReaderOptions } from './documents.js';
+import { formatOfInput, isDelimited, ReadCounters, type ReadOptions, type ReaderOptions } from './documents.js';
 import { isSeekableText } from './format/magic.js';
 import { STDIN } from './input.js';
 import { readSentenceGroups, type DocSplitter } from './sentences.js';
@@ -100,7 +100,7 @@ function seekableSizes(inputs: string[], reader: ReaderOptions): number[] | unde
     if (input === STDIN) return undefined;
     try {
       const st = statSync(input);
-      if (!st.isFile() || !isSeekableText(input) || isDelimited(resolveFormat(reader.format, input))) return undefined;
+      if (!st.isFile() || !isSeekableText(input) || isDelimited(formatOfInput(reader.format, input))) return undefined;
       out.push(st.size);
     } catch {
       return undefined; // the reservoir pass reports the missing file with its usual error
@@ -131,6 +131,7 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
   let acc = 0;
   for (const s of sizes) { starts.push(acc); acc += s; }
   const fds = inputs.map((p) => openSync(p, 'r'));
+  const jsonlInput = inputs.map((p) => formatOfInput(reader.format, p) === 'jsonl');
   const taken = new Set<string>();
   const out: string[] = [];
   const groups: number[] = [];
@@ -148,7 +149,7 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
       for (const g of offsets) {
         let j = 0;
         while (j < sizes.length - 1 && starts[j + 1]! <= g) j++;
-        const jsonl = resolveFormat(reader.format, inputs[j]!) === 'jsonl';
+        const jsonl = jsonlInput[j]!;
         const doc = documentAt(fds[j]!, g - starts[j]!, sizes[j]!, jsonl || reader.docPerLine);
         bytesRead += doc.bytesRead;
         if (doc.start < 0) continue;

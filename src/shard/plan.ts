@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { sniffFile } from '../io/format/magic.js';
 import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
-import { isDelimited, resolveFormat, type ReaderOptions } from '../io/documents.js';
+import { formatOfInput, isDelimited, type ReaderOptions } from '../io/documents.js';
 import { STDIN, type ByteRange } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
@@ -49,7 +49,7 @@ export function planShard(inputs: string[], fps: InputFingerprint[], reader: Rea
       const row = parquetCutRow(inputs[j]!, g - starts[j]!);
       return row === undefined ? { input: j + 1, offset: 0 } : { input: j, offset: row };
     }
-    const format = resolveFormat(reader.format, inputs[j]!);
+    const format = formatOfInput(reader.format, inputs[j]!);
     if (f.gzip || f.size <= 0 || isDelimited(format)) return { input: j, offset: 0 };
     const perLine = format === 'jsonl' || reader.docPerLine;
     const b = nextBoundary(inputs[j]!, g - starts[j]!, f.size, perLine);

@@ -83,6 +83,18 @@ describe('the same corpus in every format: the same kept text', () => {
     expect(piped.stdout.toString('utf8')).toBe(reference.toString('utf8'));
   });
 
+  it('JSONL on stdin, in a .txt and in a gzip .txt, no --format: read as JSONL by its first bytes', () => {
+    const jsonl = readFileSync(join(FIX, 'corpus.jsonl'));
+    const piped = cli(['filter', '-q', '-m', model, '-'], { input: jsonl });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.toString('utf8')).toBe(reference.toString('utf8'));
+    writeFileSync(join(dir, 'corpus-jsonl.txt'), jsonl);
+    writeFileSync(join(dir, 'corpus-jsonl.txt.gz'), gzipSync(jsonl));
+    for (const f of ['corpus-jsonl.txt', 'corpus-jsonl.txt.gz']) expect(filter(join(dir, f)).toString('utf8')).toBe(reference.toString('utf8'));
+    // --format text still reads it as text: the JSON syntax is then the text.
+    expect(cli(['split', '--format', 'text', join(dir, 'corpus-jsonl.txt')]).stdout.toString('utf8')).toMatch(/^\{"id":"business\/001\.txt"/);
+  });
+
   it('CSV with --run-dir, killed mid-run and resumed (the header read again from the file start): the same output', () => {
     const csv = join(dir, 'resume.csv');
     writeFileSync(csv, delimitedCorpus(',', '\n'));
@@ -170,6 +182,17 @@ describe('the same corpus in every format: the same kept text', () => {
     writeFileSync(csv, delimitedCorpus(',', '\n'));
     const inputs = [csv, join(FIX, 'corpus.jsonl')];
     expect(Buffer.concat(shardedRun('run-csv-3', inputs, 3)).equals(filter(...inputs))).toBe(true);
+  });
+});
+
+describe('JSONL refusals', () => {
+  it('a .jsonl file of which no line is JSON is refused, not an empty output and exit 0', () => {
+    const f = join(dir, 'prose.jsonl');
+    writeFileSync(f, 'Plain prose under a JSONL name.\n\nAnother paragraph.\n');
+    const r = cli(['filter', '-q', '-m', model, f]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/prose\.jsonl: not JSONL: none of its 2 non-blank lines is a JSON object; --format text reads it as text$/);
+    expect(r.stdout.length).toBe(0);
   });
 });
 

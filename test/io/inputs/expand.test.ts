@@ -16,8 +16,8 @@ function tree(files: string[]): string {
 
 describe('expandInputs', () => {
   it('a folder: corpus files under it, recursive, sorted by path, others and hidden ones left out', () => {
-    const root = tree(['b/2.jsonl.zst', 'a.jsonl', 'b/1.txt.gz', 'b/c/0.parquet', 'README.md', '.cache/x.jsonl', 'b/notes.csv', 'B.ndjson']);
-    expect(expandInputs([root]).map((f) => f.slice(root.length + 1))).toEqual(['B.ndjson', 'a.jsonl', 'b/1.txt.gz', 'b/2.jsonl.zst', 'b/c/0.parquet']);
+    const root = tree(['b/2.jsonl.zst', 'a.jsonl', 'b/1.txt.gz', 'b/c/0.parquet', 'README.md', '.cache/x.jsonl', 'b/notes.md', 'b/rows.csv', 'b/rows.tsv.gz', 'B.ndjson']);
+    expect(expandInputs([root]).map((f) => f.slice(root.length + 1))).toEqual(['B.ndjson', 'a.jsonl', 'b/1.txt.gz', 'b/2.jsonl.zst', 'b/c/0.parquet', 'b/rows.csv', 'b/rows.tsv.gz']);
   });
 
   it('files and stdin pass through in the order given; folders expand in place', () => {
