@@ -1,5 +1,5 @@
 // Read speed of each input format against plain JSONL: the same 50 MB corpus as .jsonl,
-// .jsonl.gz, .jsonl.zst, .jsonl.xz and Parquet (zstd, snappy; written by DuckDB when it can be
+// .jsonl.gz, .jsonl.zst, .jsonl.xz, CSV, TSV and Parquet (zstd, snappy; written by DuckDB when it can be
 // imported: `npm i --no-save @duckdb/node-api`, or DUCKDB_NODE_API=/path/to/lib/index.js),
 // each read through readDocuments (decode, split, parse: what every command does).
 // MB/s are of the plain JSONL bytes, so the formats compare directly.
@@ -12,11 +12,18 @@ import { HAS_BUILTIN_ZSTD } from '../../dist/io/format/zstd.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: false };
 
-async function readAll(path) {
+async function readAll(path, format = 'jsonl') {
   const t = performance.now();
   let docs = 0;
-  for await (const b of readDocuments([path], READER)) docs += b.length;
+  for await (const b of readDocuments([path], { ...READER, format })) docs += b.length;
   return { docs, s: (performance.now() - t) / 1000 };
+}
+
+/** The JSONL corpus as CSV or TSV with its text and source columns, quoted as Python's csv module quotes. */
+function delimitedFile(src, dst, delim) {
+  const cell = (v) => (v.includes(delim) || /["\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const rows = readFileSync(src, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  writeFileSync(dst, ['text', 'source'].join(delim) + '\n' + rows.map((r) => cell(r.text) + delim + cell(r.source)).join('\n') + '\n');
 }
 
 function zstdFile(src, dst) {
@@ -58,14 +65,19 @@ export async function benchFormats() {
   const xz = `${plain}.xz`;
   if (existsSync(xz) || spawnSync('xz', ['-T1', '-6', '-k', '-f', plain]).status === 0) forms.push(['JSONL xz (xz-decompress)', xz]);
   else console.log('formats: no xz CLI here: .xz skipped');
+  for (const [ext, delim] of [['csv', ','], ['tsv', '\t']]) {
+    const file = join(dir, `formats-50mb.${ext}`);
+    if (!existsSync(file)) delimitedFile(plain, file, delim);
+    forms.push([ext.toUpperCase(), file, ext]);
+  }
   const pq = await parquetFiles(plain, dir);
   if (pq.length === 0) console.log('formats: @duckdb/node-api not importable: Parquet skipped (npm i --no-save @duckdb/node-api)');
   forms.push(...pq);
   let base;
   let docs;
   console.log(`formats: ${mb.toFixed(1)} MB of JSONL, Node ${process.version}; MB/s of the plain JSONL bytes`);
-  for (const [name, file] of forms) {
-    const r = await readAll(file);
+  for (const [name, file, format] of forms) {
+    const r = await readAll(file, format);
     if (docs !== undefined && r.docs !== docs) throw new Error(`${name}: ${r.docs} documents, plain JSONL ${docs}`);
     docs = r.docs;
     base ??= r.s;
