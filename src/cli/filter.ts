@@ -14,6 +14,7 @@ import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
+import { readerSummary } from './reader-summary.js';
 
 const spec: CommandSpec = {
   name: 'filter',
@@ -147,6 +148,8 @@ export const command: Command = {
     }
     if (progress) endProgress(io, quiet);
     if (statsPath) writeFileSync(statsPath, JSON.stringify(stats, null, 2) + '\n');
+    const skipped = readerSummary(stats.reader, { textField: reader.textField, stats: true });
+    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     if (!quiet && !stats.closedEarly) {
       const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
       io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${stats.sentences.kept}/${stats.sentences.total} sentences (${(100 * share).toFixed(2)}%) in ${stats.seconds.total.toFixed(1)}s\n`);

@@ -20,6 +20,7 @@ import { interruptExit, trapSignals } from '../shard/signals.js';
 import type { CliIO } from './command.js';
 import type { ParsedArgs } from './args.js';
 import type { ModelFile } from '../model/file.js';
+import { readerSummary } from './reader-summary.js';
 
 const spec: CommandSpec = {
   name: 'score',
@@ -74,9 +75,10 @@ export const command: Command = {
     const scorer = await openScoring(ready, overrides, workers);
     // Opened once the model is complete and the scorer open, so a refusal leaves no output file.
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
+    const counters = new ReadCounters();
     try {
       await prepareOnFiles(scorer, inputs, reader);
-      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() });
+      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters });
       let nextId = 0;
       for await (const b of scoreDocuments(docs, scorer)) {
         if (perSegment) {
@@ -110,6 +112,8 @@ export const command: Command = {
     } finally {
       await scorer.dispose();
     }
+    const skipped = sink.closedEarly ? undefined : readerSummary(counters.toJSON(), { textField: reader.textField, stats: false });
+    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     return 0;
   },
 };
@@ -145,6 +149,8 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
     });
     if (progress) endProgress(io, quiet);
+    const skipped = readerSummary(s.reader, { textField: reader.textField, stats: false });
+    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     if (!quiet) io.stderr.write(`tadpole: shard ${id.shard}/${id.of} scored: ${s.docs} docs, ${s.segments} segments, ${s.sentences} sentences in ${s.seconds.toFixed(1)}s\n`);
     return 0;
   } catch (err) {

@@ -4,6 +4,7 @@ import { splitSentences } from '../text/sentences.js';
 import { str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
+import { readerSummary } from './reader-summary.js';
 
 const spec: CommandSpec = {
   name: 'split',
@@ -24,8 +25,9 @@ export const command: Command = {
     const outFormat = str(args, 'outFormat') ?? (inputs.some((f) => resolveFormat(reader.format, f) !== 'text') ? 'jsonl' : 'lines');
     const output = str(args, 'output');
     const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
+    const counters = new ReadCounters();
     try {
-      for await (const docs of readDocuments(inputs, reader, { stdin: io.stdin, counters: new ReadCounters() })) {
+      for await (const docs of readDocuments(inputs, reader, { stdin: io.stdin, counters })) {
         for (const doc of docs) {
           const spans = splitSentences(doc.text);
           for (let j = 0; j < spans.length; j += 2) {
@@ -40,6 +42,8 @@ export const command: Command = {
       await sink.abort();
       throw err;
     }
+    const skipped = sink.closedEarly ? undefined : readerSummary(counters.toJSON(), { textField: reader.textField, stats: false });
+    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     return 0;
   },
 };

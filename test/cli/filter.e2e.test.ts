@@ -93,6 +93,18 @@ describe('tadpole filter (end to end, real text)', () => {
     expect(st.documents.withKept).toBeLessThan(st.documents.total);
     expect(r.stdout.length).toBeGreaterThan(1000);
     expect(r.stdout.equals(clean.stdout)).toBe(true);
+    // Skipped, not swallowed: one warning on stderr even under -q, with the counts of --stats.
+    expect(clean.stderr).toBe('');
+    const bad = st.reader.badJsonLines;
+    const missing = st.reader.missingFieldLines;
+    const skipped = [`${bad} JSONL lines that are not JSON objects`, ...(missing ? [`${missing} records without a string "text" field`] : [])].join(', ');
+    expect(bad).toBeGreaterThan(1);
+    expect(r.stderr).toBe(`tadpole: warning: skipped ${skipped} (counts in --stats; --strict stops at the first bad record and names its line)\n`);
+    for (const cmd of [['score', '-m', f('model.json')], ['split']]) {
+      const other = await runCli([...cmd, f('dirty.jsonl')]);
+      expect(other.code).toBe(0);
+      expect(other.stderr).toContain(`tadpole: warning: skipped ${bad} JSONL lines that are not JSON objects`);
+    }
   });
 
   it('--threshold (one streaming pass) keeps exactly the segments scoring <= T, and reproduces the cut when no tie sits at T', async () => {

@@ -219,8 +219,12 @@ describe('CSV refusals', () => {
     const csv = join(dir, 'ragged.csv');
     writeFileSync(csv, delimitedCorpus(',', '\n').replace('\n', '\nstray,row,with,too,many,fields\n'));
     const stats = join(dir, 'ragged-stats.json');
-    expect(filter(csv, '--stats', stats).toString('utf8')).toBe(reference.toString('utf8'));
+    const run = cli(['filter', '-q', '-m', model, csv, '--stats', stats]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.toString('utf8')).toBe(reference.toString('utf8'));
     expect((JSON.parse(readFileSync(stats, 'utf8')) as { reader: { badCsvRecords: number } }).reader.badCsvRecords).toBe(1);
+    // Skipped, not swallowed: one warning line even under -q.
+    expect(run.stderr).toBe('tadpole: warning: skipped 1 CSV/TSV record with more or fewer fields than its header (counts in --stats; --strict stops at the first bad record and names its line)\n');
     const r = cli(['split', '--strict', csv]);
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/ragged\.csv:2: bad CSV record: 6 fields where the header has 3 \(drop --strict to skip and count such records\)$/);
