@@ -6,10 +6,10 @@ import { bool, list, num, str, type FlagSpec, type ParsedArgs } from './args.js'
 import type { CliIO } from './command.js';
 
 export const readerFlags: FlagSpec[] = [
-  { name: 'format', type: 'string', choices: ['auto', 'text', 'jsonl', 'csv', 'tsv'], default: 'auto', arg: 'FMT', help: 'Input format: text (documents separated by blank lines), jsonl, csv or tsv (a header row, then one document per record), or auto (jsonl for *.jsonl/*.ndjson, csv for *.csv, tsv for *.tsv, each also .gz/.zst/.xz; Parquet by its bytes; else text)' },
+  { name: 'format', type: 'string', choices: ['auto', 'text', 'jsonl', 'csv', 'tsv'], default: 'auto', arg: 'FMT', help: 'Input format: text (documents separated by blank lines), jsonl, csv or tsv (a header row, then one document per record), or auto (jsonl for *.jsonl/*.ndjson, csv for *.csv, tsv for *.tsv, each also .gz/.zst/.xz; Parquet by its bytes; under any other name and on stdin jsonl when the first non-blank bytes are {", else text)' },
   { name: 'text-field', type: 'string', default: 'text', arg: 'NAME', help: 'JSONL field (CSV/TSV/Parquet column) holding the text; other fields are carried to JSONL output' },
   { name: 'doc-per-line', type: 'boolean', help: 'Plain text: one document per line' },
-  { name: 'strict', type: 'boolean', help: 'Fail on the first bad JSONL line instead of skipping and counting it' },
+  { name: 'strict', type: 'boolean', help: 'Fail on the first bad JSONL line or CSV/TSV record instead of skipping and counting it' },
   { name: 'max-doc-bytes', type: 'int', arg: 'N', default: DEFAULT_MAX_DOC_BYTES, help: 'Skip (and count) documents larger than N bytes, keeping memory bounded' },
 ];
 

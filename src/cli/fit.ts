@@ -8,7 +8,7 @@ import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { METHOD_NAMES } from '../select/registry.js';
-import { list, num, str, type CommandSpec } from './args.js';
+import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
 
@@ -38,6 +38,7 @@ const spec: CommandSpec = {
     { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
+    { name: 'quiet', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr (no sample, self-training or choice lines)' },
     { ...workersFlag, help: 'Threads that split --general text when the sample reads it whole (gzip, xz, zstd, stdin, files under 64 MB); fitting itself runs in one thread [default: the cores available; 1 for input files under 4 MB]' },
     ...readerFlags,
     ...embedderFlags,
@@ -105,9 +106,14 @@ export const command: Command = {
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
+    // Warnings go to stderr under -q too: they are about the model, not progress.
+    const quiet = bool(args, 'quiet');
+    const say = (line: string): void => {
+      if (!quiet || line.startsWith('warning:')) io.stderr.write(`tadpole: ${line}\n`);
+    };
     const task = await readSentences(taskFiles, reader, { stdin: io.stdin });
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
-      io.stderr.write(`tadpole: warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it\n`);
+      say(`warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it`);
     }
     const sampleSize = num(args, 'generalSample') ?? 20000;
     // The fit weighs at most avoidShare x the sample of them (select/avoid.ts), so a large
@@ -115,14 +121,14 @@ export const command: Command = {
     const avoidCap = avoidFiles.length ? avoidTarget(avoidShareOf(options), sampleSize) : 0;
     const avoid = avoidFiles.length ? await readSentences(avoidFiles, { ...reader, limit: avoidCap, seed }, { stdin: io.stdin }) : undefined;
     if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
-    if (avoid && avoid.length === avoidCap) io.stderr.write(`tadpole: --avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)\n`);
+    if (avoid && avoid.length === avoidCap) say(`--avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)`);
     const withAvoid = avoid ? { avoid, avoidFiles } : {};
     const out = str(args, 'output') ?? 'model.json';
     if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
       // No general sample: the corpus being filtered will be the background (model/complete.ts).
       const model = deferFit({ method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, taskFiles, ...withAvoid, sampleSize });
       writeModel(out, model);
-      io.stderr.write(`tadpole: no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}\n`);
+      say(`no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}`);
       return 0;
     }
     let general: string[] = [];
@@ -131,7 +137,7 @@ export const command: Command = {
       const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size: sampleSize, seed }, { stdin: io.stdin });
       general = sample.sentences;
       generalGroups = sample.groups;
-      io.stderr.write(`tadpole: general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}\n`);
+      say(`general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}`);
     }
     const model = await fitModel({
       method,
@@ -144,10 +150,10 @@ export const command: Command = {
       taskFiles,
       generalFiles,
       ...withAvoid,
-      log: (line) => io.stderr.write(`tadpole: ${line}\n`),
+      log: say,
     });
     writeModel(out, model);
-    io.stderr.write(`tadpole: fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}\n`);
+    say(`fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}`);
     return 0;
   },
 };

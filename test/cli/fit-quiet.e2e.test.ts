@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedDir } from '../../src/core/shared.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { chemprotSentences, realMix } from '../helpers/corpora.js';
+
+const tmp = tempDir();
+const f = (name: string) => join(tmp.dir, name);
+afterAll(() => tmp.cleanup());
+
+describe.skipIf(!sharedDir())('fit -q: warnings only (real text)', () => {
+  it('a good fit prints nothing; the same fit without -q prints its sample, rounds and choice', async () => {
+    writeFileSync(f('task.jsonl'), chemprotSentences(600).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+    writeFileSync(f('mix.jsonl'), realMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const quiet = await runCli(['fit', '-q', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('q.json')]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const loud = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('l.json')]);
+    expect(loud.stderr).toMatch(/general sample: \d+ sentences/);
+    expect(loud.stderr).toMatch(/self-training round 1/);
+    expect(loud.stderr).toMatch(/fitted tadpole on \d+ task sentences \+ \d+ general; wrote /);
+  });
+
+  it('a task that cannot be told from the corpus still warns under -q, and so does a tiny task', async () => {
+    // The corpus as its own task: held-out task sentences rank no higher than corpus ones.
+    const mix = realMix(40);
+    writeFileSync(f('self.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const same = await runCli(['fit', '-q', '--task', f('self.jsonl'), '--general', f('self.jsonl'), '-o', f('s.json')]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).toMatch(/^tadpole: warning: the best candidate .* AUROC 0\.\d{3} .*close to a random sample/);
+    expect(same.stderr.trim().split('\n').every((l) => l.startsWith('tadpole: warning: '))).toBe(true);
+    writeFileSync(f('tiny.txt'), 'One protein binds another.\n\nThe kinase is inhibited by the drug.\n');
+    const tiny = await runCli(['fit', '-q', '--task', f('tiny.txt'), '-o', f('t.json')]);
+    expect(tiny.code, tiny.stderr).toBe(0);
+    expect(tiny.stderr).toMatch(/^tadpole: warning: the task has only 2 sentences/);
+    expect(tiny.stderr).not.toMatch(/no --general/);
+  });
+});
