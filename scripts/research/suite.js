@@ -23,7 +23,9 @@
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 // env (session 23): CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
 // N sentences of LABEL from outside the mix as text not to keep (fit --avoid); gst: takes
-// "moveTo":"none" (moved segments only leave the general side).
+// "moveTo":"none" (moved segments only leave the general side); (session 26)
+// "consensus":[[methodA,optsA],[methodB,optsB]] moves segments by the worse of their ranks
+// under views fitted apart (the product's form: tadpole:{"moveBy":"consensus"}).
 // env (session 24): KEPT_GROUPS=K groups each method's kept text as `tadpole inspect` does
 // (src/inspect/groups.ts) and prints each group's sources; KEPT_GROUPS_AVOID=N refits with N
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
@@ -48,6 +50,7 @@ import { optionsWithKeep } from '../../dist/model/complete.js';
 import { Rng } from '../../dist/core/rng.js';
 import { auroc } from '../../dist/detect/metrics.js';
 import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-words.js';
+import { functionWordFigures } from '../../dist/select/telegraphic.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -396,7 +399,29 @@ for (const name of names) {
         const sum = new Map();
         gs.forEach((t, i) => { const w = Math.max(1, Math.min(400, t.length)); const e = sum.get(gg[i]) ?? [0, 0]; e[0] += w * s[i]; e[1] += w; sum.set(gg[i], e); });
         if (process.env.DUMP) writeFileSync(`${process.env.DUMP}-${name}-r${r}.json`, JSON.stringify({ means: [...sum].map(([g, e]) => [c.segs[g][0] === c.inIdx ? 1 : 0, e[0] / e[1], c.labels[c.segs[g][0]]]), task: th ? [...th] : [] }));
-        const groups = [...sum.keys()].sort((a, b) => sum.get(a)[0] / sum.get(a)[1] - sum.get(b)[0] / sum.get(b)[1] || a - b);
+        let groups = [...sum.keys()].sort((a, b) => sum.get(a)[0] / sum.get(a)[1] - sum.get(b)[0] / sum.get(b)[1] || a - b);
+        // consensus (session 26): [[methodA, optionsA], [methodB, optionsB]] fitted apart on the
+        // round's task and general sides; a segment moves by the worse of its two ranks (both
+        // views must rank it high: co-training's guard against one view's drift).
+        if (o.consensus) {
+          const ranks = [];
+          // The views drop function words when the default would (a task of titles: telegraphic.ts).
+          const telegraphic = functionWordFigures(c.task, gs, 'auto').skipped;
+          for (const [vm, vo] of o.consensus) {
+            const vopts = telegraphic && (vo.features ?? 'chars-folded') === 'chars-folded' ? { ...vo, features: 'chars-folded-content' } : vo;
+            const vmodel = await fitModel({ method: vm, task, general, seed: seed + r, options: vopts });
+            const vs = await openScorer(vmodel);
+            const vsc = await vs.score(gs);
+            await vs.dispose();
+            const vsum = new Map();
+            gs.forEach((t, i) => { const w = Math.max(1, Math.min(400, t.length)); const e = vsum.get(gg[i]) ?? [0, 0]; e[0] += w * vsc[i]; e[1] += w; vsum.set(gg[i], e); });
+            const order = [...vsum.keys()].sort((a, b) => vsum.get(a)[0] / vsum.get(a)[1] - vsum.get(b)[0] / vsum.get(b)[1] || a - b);
+            ranks.push(new Map(order.map((g, k) => [g, k])));
+          }
+          const key = (g) => Math.max(...ranks.map((rk) => rk.get(g)));
+          const sumKey = (g) => ranks.reduce((acc, rk) => acc + rk.get(g), 0);
+          groups = [...sum.keys()].sort((a, b) => key(a) - key(b) || sumKey(a) - sumKey(b) || a - b);
+        }
         const want = th ? Math.round((o.cap ?? 0.5) * gs.length) : Math.round(o.expand * (o.grow === false ? 1 : r + 1) * gs.length);
         const thr = th ? th[Math.min(th.length - 1, Math.floor(o.anchor * th.length))] : Infinity;
         const top = new Set();

@@ -18,7 +18,7 @@ import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
-import { SELF_TRAINING_DEFAULTS, selfTrain } from './self-training.js';
+import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
 import { avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -186,8 +186,9 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   // its --keep when it completes a model; fit takes --keep SHARE.
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
-  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
+  const moveBy = strOpt(ctx.options, 'moveBy', SELF_TRAINING_DEFAULTS.moveBy, MOVE_BY) as MoveBy;
+  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand, moveBy });
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

@@ -107,6 +107,11 @@ class EnsembleScorer implements SentenceScorer {
     }
     return out;
   }
+  async scoreViews(sentences: string[]): Promise<Float64Array[]> {
+    const views: Float64Array[] = [];
+    for (const p of this.parts) views.push(await p.scorer.score(sentences));
+    return views;
+  }
   async dispose(): Promise<void> {
     for (const p of this.parts) await p.scorer.dispose();
   }

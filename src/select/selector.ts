@@ -18,6 +18,11 @@ export interface SentenceScorer {
    * process over the whole corpus (no shards, no --threshold streaming).
    */
   prepare?(corpus: AsyncIterable<string[]>): Promise<void>;
+  /**
+   * An ensemble's parts scored apart (each part's own scale; lower = more task-like), for
+   * self-training that moves only what every view ranks high (self-training.ts, moveBy).
+   */
+  scoreViews?(sentences: string[]): Promise<Float64Array[]>;
   dispose(): Promise<void>;
 }
 

@@ -43,7 +43,23 @@ export const SELF_TRAINING_DEFAULTS = {
    * K / 4 for the default --keep 0.2.
    */
   expand: 0.05,
-} as const;
+  /**
+   * How segments are ranked for a move (MOVE_BY below). Consensus (session 27) lifted the worst
+   * of both suites' 78 figures (28.9% → 38.0%) but lost where the in-domain text is scarce
+   * (worst at 3%: 25.3% → 15.5%), so it is an option (scripts/research/README.md, *Consensus moves*).
+   */
+  moveBy: 'mean' as MoveBy,
+};
+
+/**
+ * How the segments to move are ranked. `mean`: by the selector's segment mean (for an
+ * ensemble, the sum of its parts' z-scores). `consensus`: by the worse of the segment's
+ * ranks under each part of an ensemble, so a segment moves only when every view ranks it
+ * high (co-training's guard against one view pulling in its own mistakes); a selector with
+ * one part ranks by its mean.
+ */
+export const MOVE_BY = ['mean', 'consensus'] as const;
+export type MoveBy = (typeof MOVE_BY)[number];
 
 export interface SelfTrainingRound {
   /** Sample segments moved to the task side, and their sentences. */
@@ -54,6 +70,8 @@ export interface SelfTrainingRound {
 export interface SelfTrainingRecord {
   rounds: number;
   expand: number;
+  /** Absent in models fitted before it was an option (session 27): those moved by the mean. */
+  moveBy?: MoveBy;
   /** False when the sample had no segments: then nothing was moved. */
   bySegments: boolean;
   moved: SelfTrainingRound[];
@@ -85,7 +103,25 @@ export function segmentMeans(sentences: string[], scores: Float64Array, groups: 
   return out;
 }
 
-export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord }> {
+/**
+ * Segment ids, most task-like first, by the worse of their ranks under each view (ties: the
+ * sum of the ranks, then the id). A segment with a non-finite mean under any view comes last.
+ */
+export function consensusOrder(views: Map<number, { mean: number }>[]): number[] {
+  const ids = [...(views[0]?.keys() ?? [])];
+  const ranks = views.map((means) => {
+    // NaN would make the comparator inconsistent: non-finite means sort as +Infinity.
+    const key = (g: number) => (Number.isFinite(means.get(g)!.mean) ? means.get(g)!.mean : Infinity);
+    const order = [...ids].sort((a, b) => key(a) - key(b) || a - b);
+    return new Map(order.map((g, k) => [g, key(g) === Infinity ? Infinity : k]));
+  });
+  const worst = new Map(ids.map((g) => [g, Math.max(...ranks.map((r) => r.get(g)!))]));
+  const total = new Map(ids.map((g) => [g, ranks.reduce((acc, r) => acc + r.get(g)!, 0)]));
+  return ids.sort((a, b) => worst.get(a)! - worst.get(b)! || total.get(a)! - total.get(b)! || a - b);
+}
+
+export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord }> {
+  const moveBy = opts.moveBy ?? SELF_TRAINING_DEFAULTS.moveBy;
   const bySegments = !!ctx.generalGroups && ctx.generalGroups.length === ctx.general.length;
   const groups = ctx.generalGroups as Uint32Array;
   let selector = await hooks.fit(ctx.task, ctx.general, ctx.seed);
@@ -93,14 +129,20 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
   if (!bySegments && opts.rounds > 0) ctx.log?.('self-training skipped: the general sample has no segments (draw it with sampleSentences, as fit and filter do)');
   for (let r = 0; bySegments && r < opts.rounds; r++) {
     const scorer = await hooks.load(selector);
-    let scores: Float64Array;
+    let views: Float64Array[];
     try {
-      scores = await scorer.score(ctx.general);
+      // Consensus needs the parts apart; then the combined score is not needed at all.
+      const parts = moveBy === 'consensus' && scorer.scoreViews ? await scorer.scoreViews(ctx.general) : [];
+      views = parts.length > 1 ? parts : [await scorer.score(ctx.general)];
     } finally {
       await scorer.dispose();
     }
-    const means = segmentMeans(ctx.general, scores, groups);
-    const order = [...means.keys()].sort((a, b) => (means.get(a)!.mean - means.get(b)!.mean) || a - b);
+    const viewMeans = views.map((v) => segmentMeans(ctx.general, v, groups));
+    const means = viewMeans[0]!;
+    const order =
+      viewMeans.length > 1
+        ? consensusOrder(viewMeans)
+        : [...means.keys()].sort((a, b) => (means.get(a)!.mean - means.get(b)!.mean) || a - b);
     const want = Math.round(opts.expand * (r + 1) * ctx.general.length);
     const toTask = new Uint8Array(ctx.general.length);
     let n = 0;
@@ -108,7 +150,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     for (const g of order) {
       if (n >= want) break;
       const m = means.get(g)!;
-      if (!Number.isFinite(m.mean)) break;
+      if (viewMeans.some((v) => !Number.isFinite(v.get(g)!.mean))) break;
       for (const i of m.sentences) toTask[i] = 1;
       n += m.sentences.length;
       segments++;
@@ -122,5 +164,5 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     ctx.log?.(`self-training round ${r + 1}: ${segments} sample segments (${n} sentences) taken as task text`);
     selector = await hooks.fit(task, general, ctx.seed + r + 1);
   }
-  return { selector, record: { rounds: opts.rounds, expand: opts.expand, bySegments, moved } };
+  return { selector, record: { rounds: opts.rounds, expand: opts.expand, moveBy, bySegments, moved } };
 }

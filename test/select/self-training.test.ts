@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { defaultEngine } from '../../src/eval/engine-default.js';
 import { runEval } from '../../src/eval/run.js';
-import { segmentMeans, selfTrain } from '../../src/select/self-training.js';
+import { consensusOrder, segmentMeans, selfTrain } from '../../src/select/self-training.js';
 import type { SelectorJSON, SentenceScorer } from '../../src/select/selector.js';
 import { smallSuiteSpec } from './fixture.js';
 
@@ -64,7 +64,7 @@ describe('self-training by segments', () => {
     const { fits, hooks } = wordOverlap();
     const log: string[] = [];
     const { record } = await selfTrain({ task, general, seed: 1, options: {}, log: (l) => log.push(l) }, hooks, { rounds: 2, expand: 0.1 });
-    expect(record).toEqual({ rounds: 2, expand: 0.1, bySegments: false, moved: [] });
+    expect(record).toEqual({ rounds: 2, expand: 0.1, moveBy: 'mean', bySegments: false, moved: [] });
     expect(fits).toHaveLength(1);
     expect(log.join('\n')).toMatch(/self-training skipped: the general sample has no segments/);
   });
@@ -75,6 +75,46 @@ describe('self-training by segments', () => {
     expect(fits[1]!.task).not.toContain('nan');
     // Every finite segment moved (segments 0-3), the six with a 'nan' sentence stayed.
     expect(fits[1]!.general).toHaveLength(24);
+  });
+
+  it('moveBy consensus moves the segments every view ranks high; the mean (the default) takes the best mean', async () => {
+    // Per segment: view A loves segment 2 and likes 0; view B likes 0 and hates 2. The mean
+    // (their sum) takes segment 2 first; consensus takes 0, ranked well by both.
+    const viewA = [-2, 0, -10, 0, 0, 0, 0, 0, 0, 0];
+    const viewB = [-2, 0, 3, 0, 0, 0, 0, 0, 0, 0];
+    const bySegment = (table: number[], ss: string[]) => Float64Array.from(ss, (_, i) => table[groups[i]!]!);
+    const fits: string[][] = [];
+    const hooks = {
+      async fit(t: string[]): Promise<SelectorJSON> {
+        fits.push(t);
+        return { method: 'views', params: {}, state: {} };
+      },
+      async load(): Promise<SentenceScorer> {
+        return {
+          method: 'views',
+          score: async (ss) => bySegment(viewA.map((a, g) => a + viewB[g]!), ss),
+          scoreViews: async (ss) => [bySegment(viewA, ss), bySegment(viewB, ss)],
+          dispose: async () => {},
+        };
+      },
+    };
+    // The mean is the default.
+    const byMean = await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {} }, hooks, { rounds: 1, expand: 0.1 });
+    expect(fits[1]!.slice(task.length)).toEqual(general.slice(8, 12));
+    expect(byMean.record.moveBy).toBe('mean');
+    fits.length = 0;
+    const byViews = await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {} }, hooks, { rounds: 1, expand: 0.1, moveBy: 'consensus' });
+    expect(fits[1]!.slice(task.length)).toEqual(general.slice(0, 4));
+    expect(byViews.record.moveBy).toBe('consensus');
+  });
+
+  it('consensusOrder ranks by the worse rank under any view, then the rank sum; non-finite last', () => {
+    const view = (means: number[]) => new Map(means.map((m, g) => [g, { mean: m }]));
+    // Ranks under A and B: segment 0 is 0 and 3 (worse: 3), 1 is 1 and 1, 2 is 2 and 0 (2),
+    // 3 is 3 and 2 (3, but a larger sum than 0), 4 has no finite mean under B.
+    expect(consensusOrder([view([1, 2, 3, 4, 4.5]), view([9, 2, 1, 3, NaN])])).toEqual([1, 2, 0, 3, 4]);
+    expect(consensusOrder([view([NaN, 2, 1]), view([0, 2, 1])])).toEqual([2, 1, 0]);
+    expect(consensusOrder([view([3, 1, 2])])).toEqual([1, 2, 0]);
   });
 
   it('a segment mean weighs sentences by their length', () => {
