@@ -2,7 +2,7 @@ import { expandInputs } from '../io/inputs/expand.js';
 import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
-import { completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
+import { checkDeferredOptions, completesFromCorpus, deferFit, selfTrains } from '../model/complete.js';
 import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
@@ -35,7 +35,7 @@ const spec: CommandSpec = {
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
     { name: 'k', type: 'int', arg: 'K', help: 'kNN-based detectors and knn-tapt: neighbours [default: 5]' },
     { name: 'keep', type: 'number', arg: 'SHARE', help: 'The default: the share you will keep with filter, which sizes its self-training (a quarter of it per round) [default: 0.2 with --general; without it, the --keep filter is given]' },
-    { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20' },
+    { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20; a bad value is an error at fit time (exit 2), without --general too (the fit is tried on a slice of the task), and an option the fit never reads is a warning' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
     { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr (no sample, self-training or choice lines)' },
@@ -128,7 +128,10 @@ export const command: Command = {
     const out = str(args, 'output') ?? 'model.json';
     if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
       // No general sample: the corpus being filtered will be the background (model/complete.ts).
-      const model = deferFit({ method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, taskFiles, ...withAvoid, sampleSize });
+      // Its options are tried now, so a bad one fails the fit and not the nightly filter.
+      const asked = { method, task, ...(embedder ? { embedder: embedder as NonNullable<Parameters<typeof deferFit>[0]['embedder']> } : {}), seed, options, ...withAvoid };
+      await checkDeferredOptions({ ...asked, log: say });
+      const model = deferFit({ ...asked, taskFiles, sampleSize });
       writeModel(out, model);
       say(`no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}`);
       return 0;

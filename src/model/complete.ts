@@ -14,6 +14,7 @@ import type { SentenceSample } from '../io/sample.js';
 import { selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { checkAvoid, fitModel, selfTrains, type FitOptions } from './fit.js';
+import { describeUnread } from './unread-options.js';
 
 export { selfTrains };
 
@@ -55,6 +56,37 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
     },
     completion: { task: opts.task, ...(opts.avoid?.length ? { avoid: opts.avoid } : {}), sampleSize: opts.sampleSize, ...(embedder ? { embedder } : {}) },
   };
+}
+
+/** Task sentences a deferred fit's trial uses (checkDeferredOptions). */
+const TRIAL_SENTENCES = 200;
+
+/**
+ * A deferred fit reads its options only when filter completes it, where a bad value would stop
+ * a nightly run hours in. So fit now on a slice of the task against itself, a trial whose model
+ * is thrown away: a bad value fails here with the message filter would give (exit 2), and an
+ * option the fit never reads is said. Other trial errors are the slice's, not the options', and
+ * are left to the real fit.
+ */
+export async function checkDeferredOptions(opts: Omit<FitOptions, 'general' | 'generalFiles' | 'generalGroups'>): Promise<void> {
+  const slice = opts.task.slice(0, TRIAL_SENTENCES);
+  let unread: string[] = [];
+  try {
+    await fitModel({
+      method: opts.method,
+      task: slice,
+      general: slice,
+      seed: opts.seed,
+      options: opts.options,
+      ...(opts.embedder ? { embedder: opts.embedder } : {}),
+      ...(opts.avoid?.length ? { avoid: opts.avoid.slice(0, TRIAL_SENTENCES) } : {}),
+      onUnreadOptions: (keys) => (unread = keys),
+    });
+  } catch (err) {
+    if (err instanceof TadpoleError && err.code === 'TADPOLE_USAGE') throw err;
+    return;
+  }
+  if (unread.length) opts.log?.(describeUnread(opts.method, unread));
 }
 
 export interface CompleteOptions {

@@ -3,6 +3,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, type EmbedderSpec } from '../embed/factory.js';
 import { selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
+import { describeUnread, trackOptionReads } from './unread-options.js';
 
 export interface FitOptions {
   method: string;
@@ -19,6 +20,8 @@ export interface FitOptions {
   avoid?: string[];
   avoidFiles?: string[];
   log?: (line: string) => void;
+  /** Options the fit never read (unread-options.ts); without it, they are a warning on log. */
+  onUnreadOptions?: (keys: string[]) => void;
 }
 
 /** Does this fit self-train by segments (auto, alone or as tadpole's default detector)? */
@@ -43,6 +46,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
   try {
     // Methods that can use an embedder (tadpole) use one when the caller names it.
     if (factory.needsEmbedder || opts.embedder) embedder = await createEmbedder(opts.embedder ?? { kind: 'hash' });
+    const options = trackOptionReads(opts.options);
     const selector = await factory.fit({
       task: opts.task,
       general: opts.general,
@@ -50,9 +54,14 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
       ...(embedder ? { embedder } : {}),
       ...(opts.avoid?.length ? { avoid: opts.avoid } : {}),
       seed: opts.seed,
-      options: opts.options,
+      options: options.tracked,
       ...(opts.log ? { log: opts.log } : {}),
     });
+    const unread = options.unread();
+    if (unread.length) {
+      if (opts.onUnreadOptions) opts.onUnreadOptions(unread);
+      else opts.log?.(describeUnread(opts.method, unread));
+    }
     const model: ModelFile = {
       format: MODEL_FORMAT,
       version: MODEL_VERSION,
