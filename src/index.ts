@@ -23,6 +23,7 @@ export { selectorFactory, METHOD_NAMES } from './select/registry.js';
 export { readModel, writeModel, validateModel, type ModelFile } from './model/file.js';
 export { fitModel, type FitOptions } from './model/fit.js';
 export { openScorer } from './model/open.js';
+export { describeModel, summarizeModel, type ModelSummary } from './model/describe.js';
 export { checkDeferredOptions, completeModel, completesFromCorpus, deferFit, needsCompletion } from './model/complete.js';
 export { completeFromCorpus, type CompletionInfo } from './pipeline/complete.js';
 

@@ -1,22 +1,28 @@
 import { usageError } from '../core/errors.js';
 import { listCachedModels, modelsRoot } from '../embed/onnx/cache.js';
 import { hubEndpoint, pullModel } from '../embed/onnx/hub.js';
+import { describeModel, summarizeModel } from '../model/describe.js';
+import { readModel } from '../model/file.js';
 import { bool, helpText, list, str, type CommandSpec, type ParsedArgs } from './args.js';
 import type { CliIO, Command } from './command.js';
 
 const spec: CommandSpec = {
   name: 'model',
-  summary: 'fetch ONNX models from a Hugging Face hub into the cache, and list the cache',
-  usage: 'tadpole model pull <owner/name> [--revision R] [--onnx-file PATH] | tadpole model list [--json]',
+  summary: 'show what a fitted model file holds; fetch ONNX models from a Hugging Face hub into the cache, and list the cache',
+  usage: 'tadpole model show MODEL.json [--json] | tadpole model pull <owner/name> [--revision R] [--onnx-file PATH] | tadpole model list [--json]',
   flags: [
     { name: 'revision', type: 'string', arg: 'REV', default: 'main', help: 'pull: branch, tag or commit' },
     { name: 'onnx-file', type: 'string', arg: 'PATH', help: 'pull: the .onnx file to fetch (default: onnx/model.onnx, else onnx/model_quantized.onnx, else model.onnx)' },
     { name: 'file', type: 'list', arg: 'PATH...', help: 'pull: extra repo files to fetch' },
     { name: 'all', type: 'boolean', help: 'pull: fetch every file of the repo' },
-    { name: 'json', type: 'boolean', help: 'list: print JSON' },
+    { name: 'json', type: 'boolean', help: 'show, list: print JSON' },
   ],
   notes: [
     'Subcommands:',
+    '  show MODEL.json     what a file from tadpole fit holds: method, options, task and sample sizes and',
+    '                      files, the candidates\' held-out AUROC and the choice, the self-training moves,',
+    '                      and whether it waits for the corpus (fitted without --general) or was completed',
+    '                      from one (the sample\'s fingerprint); --json: the same as JSON, without the state',
     '  pull <owner/name>   download config, tokenizer and one .onnx file into the cache; interrupted',
     '                      downloads resume; every file is checked by size and sha256 (or git blob id)',
     '  list                show cached models',
@@ -78,6 +84,12 @@ export const command: Command = {
       io.stdout.write(helpText(spec));
       return sub === undefined ? 2 : 0;
     }
+    if (sub === 'show') {
+      if (rest.length !== 1) throw usageError(`model show takes one model file, got ${rest.length ? rest.join(' ') : 'none'}`);
+      const summary = summarizeModel(readModel(rest[0] as string));
+      io.stdout.write(bool(args, 'json') ? JSON.stringify(summary, null, 2) + '\n' : describeModel(summary).join('\n') + '\n');
+      return 0;
+    }
     if (sub === 'pull') {
       if (rest.length > 1) throw usageError(`model pull takes one repo, got ${rest.join(' ')}`);
       return pull(args, io, rest[0]);
@@ -86,6 +98,6 @@ export const command: Command = {
       if (rest.length > 0) throw usageError(`model list takes no arguments, got ${rest.join(' ')}`);
       return listModels(args, io);
     }
-    throw usageError(`unknown subcommand "${sub}" for 'tadpole model'; should be one of: pull, list`);
+    throw usageError(`unknown subcommand "${sub}" for 'tadpole model'; should be one of: show, pull, list`);
   },
 };

@@ -1,0 +1,85 @@
+/**
+ * A model file in words: what `tadpole model show` prints. A model holds the fit's choices and
+ * figures (the candidates' held-out AUROC, the self-training moves, the corpus sample it was
+ * completed from); a user auditing a nightly job should not have to read base64-laden JSON.
+ */
+import { autoChoiceOf, describeChoice } from '../select/auto.js';
+import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
+import type { SelfTrainingRecord } from '../select/self-training.js';
+import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
+import type { ModelFile } from './file.js';
+
+export interface ModelSummary {
+  method: string;
+  version: number;
+  /** `waiting`: fitted without a general sample, completed by `filter` from its corpus. */
+  state: 'fitted' | 'waiting' | 'completed';
+  seed: number;
+  options: Record<string, unknown>;
+  params?: Record<string, unknown>;
+  counts: ModelFile['counts'];
+  embedder: string | null;
+  sample?: { fingerprint: string; sentences: number; sampler: string; bytesRead: number };
+  sampleSize?: number;
+  choice?: ReturnType<typeof autoChoiceOf>;
+  selfTraining?: SelfTrainingRecord;
+  functionWords?: FunctionWordFigures;
+  avoid?: AvoidRecord;
+}
+
+export function summarizeModel(model: ModelFile): ModelSummary {
+  const sel = model.selector;
+  const state = sel ? (model.completion?.sample ? 'completed' : 'fitted') : 'waiting';
+  const st = (sel?.state ?? {}) as Record<string, unknown>;
+  const sample = model.completion?.sample;
+  const choice = sel ? autoChoiceOf(sel) : undefined;
+  return {
+    method: model.method,
+    version: model.version,
+    state,
+    seed: model.fit.seed,
+    options: model.fit.options,
+    ...(sel ? { params: sel.params } : {}),
+    counts: model.counts,
+    embedder: model.embedder ? `${model.embedder.kind}, ${model.embedder.dims} dims${typeof model.embedder.sha256 === 'string' ? `, model sha256 ${model.embedder.sha256.slice(0, 12)}` : ''}` : null,
+    ...(sample ? { sample: { fingerprint: sample.fingerprint, sentences: sample.sentences, sampler: sample.sampler, bytesRead: sample.bytesRead } } : {}),
+    ...(state === 'waiting' ? { sampleSize: model.completion?.sampleSize } : {}),
+    ...(choice ? { choice } : {}),
+    ...(st.selfTraining ? { selfTraining: st.selfTraining as SelfTrainingRecord } : {}),
+    ...(st.functionWords ? { functionWords: st.functionWords as FunctionWordFigures } : {}),
+    ...(st.avoid ? { avoid: st.avoid as AvoidRecord } : {}),
+  };
+}
+
+export function describeModel(s: ModelSummary): string[] {
+  const opts = Object.entries(s.options).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  const lines = [`method: ${s.method} (model version ${s.version}), seed ${s.seed}${opts ? `, options ${opts}` : ''}`];
+  const files = (f: string[]) => (f.length ? ` from ${f.join(', ')}` : '');
+  lines.push(`task: ${s.counts.taskSentences} sentences${files(s.counts.taskFiles)}`);
+  if (s.state === 'waiting') {
+    lines.push(`general sample: none yet: filter completes the model from a seeded sample of ${s.sampleSize} sentences of the corpus it filters`);
+  } else if (s.sample) {
+    lines.push(`general sample: ${s.sample.sentences} sentences of the corpus filtered (${s.sample.sampler}, ${(s.sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${s.sample.fingerprint}`);
+  } else {
+    lines.push(`general sample: ${s.counts.generalSentences} sentences${files(s.counts.generalFiles)}`);
+  }
+  if (s.counts.avoidSentences) lines.push(`avoid: ${s.counts.avoidSentences} sentences${files(s.counts.avoidFiles ?? [])}`);
+  if (s.embedder) lines.push(`embedder: ${s.embedder}`);
+  if (s.params && !s.choice) lines.push(`params: ${JSON.stringify(s.params)}`);
+  if (s.functionWords) lines.push(describeFunctionWords(s.functionWords));
+  if (s.choice) {
+    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `auto: using ${s.choice.chosen}, unmeasured`);
+    if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
+  }
+  if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));
+  if (s.selfTraining) {
+    const t = s.selfTraining;
+    const moves = t.moved.map((m, i) => `round ${i + 1}: ${m.segments} segments (${m.sentences} sentences)`).join('; ');
+    lines.push(
+      t.bySegments
+        ? `self-training: ${t.rounds} rounds of ${t.expand} of the sample, moved by ${t.moveBy ?? 'mean'}${moves ? `: ${moves}` : ': nothing moved'}`
+        : 'self-training: skipped (the general sample had no segments)',
+    );
+  }
+  return lines;
+}

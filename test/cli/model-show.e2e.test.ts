@@ -1,0 +1,32 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedDir } from '../../src/core/shared.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { chemprotSentences, realMix } from '../helpers/corpora.js';
+
+const tmp = tempDir();
+const f = (name: string) => join(tmp.dir, name);
+afterAll(() => tmp.cleanup());
+
+describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
+  it('prints what fit printed, from the file; --json the same as data; a waiting model says so; errors exit 2 and 4', async () => {
+    writeFileSync(f('task.jsonl'), chemprotSentences(400).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+    writeFileSync(f('mix.jsonl'), realMix(30).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('m.json')]);
+    expect(fit.code, fit.stderr).toBe(0);
+    const show = await runCli(['model', 'show', f('m.json')]);
+    expect(show.code, show.stderr).toBe(0);
+    const text = show.stdout.toString();
+    // The choice and the moves, as fit said them.
+    const choice = fit.stderr.match(/auto: held-out AUROC .*/)![0];
+    expect(text).toContain(choice);
+    expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample, moved by mean: round 1: \d+ segments/m);
+    const json = JSON.parse((await runCli(['model', 'show', f('m.json'), '--json'])).stdout.toString());
+    expect(json).toMatchObject({ method: 'tadpole', state: 'fitted', counts: { taskSentences: expect.any(Number) }, selfTraining: { rounds: 4, moveBy: 'mean' } });
+    await runCli(['fit', '-q', '--task', f('task.jsonl'), '-o', f('w.json')]);
+    expect((await runCli(['model', 'show', f('w.json')])).stdout.toString()).toMatch(/general sample: none yet: filter completes the model/);
+    expect((await runCli(['model', 'show'])).code).toBe(2);
+    expect((await runCli(['model', 'show', f('task.jsonl')])).code).toBe(4);
+  });
+});
