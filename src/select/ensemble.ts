@@ -101,12 +101,14 @@ class EnsembleScorer implements SentenceScorer {
   async score(sentences: string[]): Promise<Float64Array> {
     if (this.shared) return this.scoreHashedOnce(sentences, this.shared.parts, this.shared.hasher);
     const out = new Float64Array(sentences.length);
-    for (const p of this.parts) {
-      const s = await p.scorer.score(sentences);
+    const views = await this.scoreViews(sentences);
+    this.parts.forEach((p, k) => {
+      const s = views[k] as Float64Array;
       for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + ((s[i] as number) - p.mean) / p.std;
-    }
+    });
     return out;
   }
+  /** Each part's own scores, in the parts' order (what `score` sums as z-scores). */
   async scoreViews(sentences: string[]): Promise<Float64Array[]> {
     const views: Float64Array[] = [];
     for (const p of this.parts) views.push(await p.scorer.score(sentences));
