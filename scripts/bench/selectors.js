@@ -28,6 +28,8 @@ const METHODS = {
   default: [],
   // The default as a telegraphic task gets it (session 22): the hasher skips function words.
   'default-no-function-words': ['--option', 'functionWords=skip'],
+  // The default with a style view (session 28, --option style=on): a third classifier, on style n-grams.
+  'default-style': ['--option', 'style=on', '--option', 'moveBy=consensus'],
   dsir: ['--method', 'dsir'],
   classifier: ['--method', 'classifier'],
   distance: ['--method', 'distance'],

@@ -57,7 +57,9 @@ wording for the task's domain. Without --general, filter sizes this by its --kee
 --general, give --keep SHARE if you will keep other than 20% (--option rounds=0 turns
 self-training off; --option moveBy=consensus moves only segments that both the regression and
 DSIR rank high: better where the corpus holds the task's topic in another genre, worse where
-the task's domain is scarce; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
+the task's domain is scarce; --option style=on adds a third view that reads function words
+and word shapes, the genre without the topic, so that with moveBy=consensus news about a sport
+is told from forum posts about it; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
 Where the kept text is the task's topic in the wrong genre, or its genre on the wrong topic,

@@ -3,14 +3,17 @@
  * bigrams (NgramHasher, DSIR's paper features). `chars`: the same plus character n-grams of
  * each word (CharNgramHasher, fastText's subwords); `chars-folded`: with every digit read as
  * "0"; `chars-folded-content`: the same with English function words left out
- * (function-words.ts), for a task written as headlines or titles. Both selectors use one
+ * (function-words.ts), for a task written as headlines or titles; `style`: function words,
+ * word shapes and punctuation (style-ngrams.ts), the genre without the topic (auto's
+ * style=on). Both selectors use one
  * subword length, so an ensemble of the two hashes alike.
  */
 import { CharNgramHasher } from '../text/char-ngrams.js';
 import { FUNCTION_WORD_HASHES } from '../text/function-words.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
+import { StyleHasher } from '../text/style-ngrams.js';
 
-export const FEATURE_SETS = ['words', 'chars', 'chars-folded', 'chars-folded-content'] as const;
+export const FEATURE_SETS = ['words', 'chars', 'chars-folded', 'chars-folded-content', 'style'] as const;
 export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 /**
@@ -36,11 +39,12 @@ export const RAW_BUCKETS = 2 ** 32;
 
 /** Names what a sentence is hashed into: scorers with the same key can share one hashing. */
 export function featureKey(features: FeatureSet, charN: number): string {
-  return features === 'words' ? 'words' : `${features}:${charN}`;
+  return features === 'words' || features === 'style' ? features : `${features}:${charN}`;
 }
 
 export function featureHasher(buckets: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): SentenceHasher {
   if (features === 'words') return new NgramHasher(buckets);
+  if (features === 'style') return new StyleHasher(buckets);
   const content = features === 'chars-folded-content';
   return new CharNgramHasher(buckets, { foldDigits: features !== 'chars', n: charN, ...(content ? { skip: FUNCTION_WORD_HASHES } : {}) });
 }

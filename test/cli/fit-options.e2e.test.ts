@@ -19,6 +19,10 @@ describe.skipIf(!sharedDir())('fit --option: checked at fit time (real text)', (
     const good = await runCli(['fit', '-q', '--task', f('task.jsonl'), '--option', 'moveBy=consensus', '-o', f('good.json')]);
     expect(good.code, good.stderr).toBe(0);
     expect(good.stderr).toBe('');
+    const style = await runCli(['fit', '--task', f('task.jsonl'), '--option', 'style=maybe', '-o', f('bad.json')]);
+    expect(style.code).toBe(2);
+    expect(style.stderr).toMatch(/unknown style "maybe"; should be one of: off, on/);
+    expect((await runCli(['fit', '-q', '--task', f('task.jsonl'), '--option', 'moveBy=consensus', 'style=on', '-o', f('good.json')])).stderr).toBe('');
   });
 
   it('an option nobody reads is a warning under -q, with or without --general; the model is still written', async () => {

@@ -84,6 +84,27 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     await expect(fit('median')).rejects.toThrow(/moveBy/);
   });
 
+  it('style=on adds a style view to every candidate, but not for a task of titles; another value is refused', async () => {
+    const mix = smallMix();
+    const lines: string[] = [];
+    const fit = (task: string[], style?: string) =>
+      fitModel({ method: 'auto', task, general: mix.general, seed: 4, options: { candidates: 'classifier+dsir,dsir', rounds: '0', ...(style ? { style } : {}) }, log: (l) => lines.push(l) });
+    const model = await fit(mix.task, 'on');
+    expect(model.selector.params).toMatchObject({ style: 'on', candidates: ['classifier+dsir+classifier:rounds=0:features=style', 'dsir+classifier:rounds=0:features=style'] });
+    expect(lines.join('\n')).toMatch(/style=on: every candidate gets a style view/);
+    const scorer = await openScorer(JSON.parse(JSON.stringify(model)));
+    expect(inDomainShareOfKept(await scorer.score(mix.sentences), mix.inDomain)).toBeGreaterThan(0.9);
+    await scorer.dispose();
+    expect((await fit(mix.task)).selector.params).toMatchObject({ style: 'off', candidates: ['classifier+dsir', 'dsir'] });
+    // Titles: the task's sentences cut to their capitalised words, so few function words are left.
+    const titles = mix.task.map((t) => t.split(' ').filter((w) => /^[A-Z]/.test(w)).join(' ')).filter((t) => t.length > 0);
+    lines.length = 0;
+    const telegraphic = await fit(titles, 'on');
+    expect((telegraphic.selector.params.candidates as string[]).some((c) => c.includes('features=style'))).toBe(false);
+    expect(lines.join('\n')).toMatch(/style=on, but the task reads as headlines or titles/);
+    await expect(fit(mix.task, 'yes')).rejects.toThrow(/unknown style "yes"/);
+  });
+
   it('needs a general sample', async () => {
     await expect(autoSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
   });
