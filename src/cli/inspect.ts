@@ -35,6 +35,9 @@ words and example sentences. Where the filter kept the task's topic in the wrong
 posts, statistics tables, encyclopaedia articles beside the news you wanted), that text tends
 to form groups of its own: write them out with --write-groups and refit with --avoid on the
 ones you do not want (README, "Finding what to avoid", has what this did on both suites).
+If the unwanted text is your topic written as another kind of text and you would rather not
+pick groups, refit with --option moveBy=consensus style=on: a style view then vetoes what
+reads like another genre (README, "A style view, an option").
 Groups come from a sample: the group files hold the sampled sentences, not every kept one.
 
 Examples:
