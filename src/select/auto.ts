@@ -20,7 +20,7 @@ import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
 import { avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
-import { describeStyleView, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
+import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -155,7 +155,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const plain = functionWords.skipped ? asked.map(withoutFunctionWords) : asked;
   const style = strOpt(ctx.options, 'style', 'off', STYLE_MODES) as StyleMode;
   const candidates = withStyleView(plain, style, functionWords.skipped);
-  if (style === 'on') ctx.log?.(describeStyleView(functionWords.skipped));
+  if (style !== 'off') ctx.log?.(describeStyleView(style, functionWords.skipped));
   const holdout = numOpt(ctx.options, 'holdout', AUTO_DEFAULTS.holdout, (v) => v > 0 && v < 1);
   let choice: AutoChoice;
   if (Math.round(ctx.task.length * holdout) < AUTO_DEFAULTS.minHeldOut || Math.round(ctx.general.length * holdout) < AUTO_DEFAULTS.minHeldOut) {
@@ -191,8 +191,21 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
   const moveBy = strOpt(ctx.options, 'moveBy', SELF_TRAINING_DEFAULTS.moveBy, MOVE_BY) as MoveBy;
-  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts) }, { rounds, expand, moveBy });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
+  // style=guard: a style classifier, fitted on each round's sides, vetoes moves it ranks past guardShare.
+  const guarded = style === 'guard' && !functionWords.skipped;
+  const guardShare = guarded ? numOpt(ctx.options, 'guardShare', STYLE_GUARD_SHARE, (v) => v > 0 && v <= 1) : undefined;
+  const guard = async (task: string[], general: string[], seed: number): Promise<Float64Array> => {
+    const { factory, options } = await factoryOf(STYLE_COMPONENT);
+    const json = await factory.fit({ ...ctx, task, general: avoid ? [...general, ...avoid.side] : general, seed, options: { ...options } });
+    const scorer = await factory.load(json, { ...loadOpts, options: {} });
+    try {
+      return await scorer.score(ctx.general);
+    } finally {
+      await scorer.dispose();
+    }
+  };
+  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts), ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
@@ -215,7 +228,7 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
 
 export const autoSelector: SelectorFactory = {
   method: 'auto',
-  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip, style=on adds a style view (function words and word shapes: genre, not topic) to every candidate, with moveBy=consensus for a task whose topic the corpus also holds in another genre; fit --avoid FILE weighs text not to keep on the general side, avoidShare=0.2 of the sample)',
+  summary: 'measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip, style=on adds a style view (function words and word shapes: genre, not topic) to every candidate, with moveBy=consensus for a task whose topic the corpus also holds in another genre, style=guard lets it only veto moves (guardShare=0.3); fit --avoid FILE weighs text not to keep on the general side, avoidShare=0.2 of the sample)',
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

@@ -82,6 +82,12 @@ export interface SelfTrainingHooks {
   fit(task: string[], general: string[], seed: number): Promise<SelectorJSON>;
   /** Open a fitted selector to score the sample. */
   load(json: SelectorJSON): Promise<SentenceScorer>;
+  /**
+   * A second judge of each move (a style view: style-view.ts): scores of the sample's
+   * sentences (lower = more task-like) from a model fitted on these sides. A segment it ranks
+   * past `guardShare` of the segments is not moved, however task-like the selector finds it.
+   */
+  guard?(task: string[], general: string[], seed: number): Promise<Float64Array>;
 }
 
 /** Length-weighted mean score of each segment of the sample, by segment id. */
@@ -120,11 +126,19 @@ export function consensusOrder(views: Map<number, { mean: number }>[]): number[]
   return ids.sort((a, b) => worst.get(a)! - worst.get(b)! || total.get(a)! - total.get(b)! || a - b);
 }
 
-export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord }> {
+/** Segment ids whose guard mean ranks within the first `share` of the segments (the most task-like). */
+export function guardAllows(guardMeans: Map<number, { mean: number }>, share: number): Set<number> {
+  const key = (g: number) => (Number.isFinite(guardMeans.get(g)!.mean) ? guardMeans.get(g)!.mean : Infinity);
+  const order = [...guardMeans.keys()].sort((a, b) => key(a) - key(b) || a - b);
+  return new Set(order.slice(0, Math.ceil(share * order.length)).filter((g) => key(g) !== Infinity));
+}
+
+export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy; guardShare?: number }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord }> {
   const moveBy = opts.moveBy ?? SELF_TRAINING_DEFAULTS.moveBy;
   const bySegments = !!ctx.generalGroups && ctx.generalGroups.length === ctx.general.length;
   const groups = ctx.generalGroups as Uint32Array;
   let selector = await hooks.fit(ctx.task, ctx.general, ctx.seed);
+  let sides = { task: ctx.task, general: ctx.general };
   const moved: SelfTrainingRound[] = [];
   if (!bySegments && opts.rounds > 0) ctx.log?.('self-training skipped: the general sample has no segments (draw it with sampleSentences, as fit and filter do)');
   for (let r = 0; bySegments && r < opts.rounds; r++) {
@@ -143,6 +157,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
       viewMeans.length > 1
         ? consensusOrder(viewMeans)
         : [...means.keys()].sort((a, b) => (means.get(a)!.mean - means.get(b)!.mean) || a - b);
+    const allowed = hooks.guard ? guardAllows(segmentMeans(ctx.general, await hooks.guard(sides.task, sides.general, ctx.seed + r), groups), opts.guardShare ?? 0.5) : undefined;
     const want = Math.round(opts.expand * (r + 1) * ctx.general.length);
     const toTask = new Uint8Array(ctx.general.length);
     let n = 0;
@@ -151,6 +166,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
       if (n >= want) break;
       const m = means.get(g)!;
       if (viewMeans.some((v) => !Number.isFinite(v.get(g)!.mean))) break;
+      if (allowed && !allowed.has(g)) continue;
       for (const i of m.sentences) toTask[i] = 1;
       n += m.sentences.length;
       segments++;
@@ -162,6 +178,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     ctx.general.forEach((s, i) => (toTask[i] ? task : general).push(s));
     moved.push({ segments, sentences: n });
     ctx.log?.(`self-training round ${r + 1}: ${segments} sample segments (${n} sentences) taken as task text`);
+    sides = { task, general };
     selector = await hooks.fit(task, general, ctx.seed + r + 1);
   }
   return { selector, record: { rounds: opts.rounds, expand: opts.expand, moveBy, bySegments, moved } };

@@ -105,6 +105,19 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     await expect(fit(mix.task, 'yes')).rejects.toThrow(/unknown style "yes"/);
   });
 
+  it('style=guard leaves the candidates alone and vetoes moves with a style view (its log line says so); guardShare is checked', async () => {
+    const mix = smallMix();
+    const generalGroups = Uint32Array.from(mix.general, (_, i) => Math.floor(i / 5));
+    const lines: string[] = [];
+    const fit = (options: Record<string, string>) =>
+      fitModel({ method: 'auto', task: mix.task, general: mix.general, generalGroups, seed: 4, options: { candidates: 'classifier+dsir', rounds: '1', ...options }, log: (l) => lines.push(l) });
+    const model = await fit({ style: 'guard' });
+    expect(model.selector.params).toMatchObject({ style: 'guard', candidates: ['classifier+dsir'], chosen: 'classifier+dsir' });
+    expect(lines.join('\n')).toMatch(/style=guard: a style view .* vetoes moving/);
+    expect((model.selector.state.selfTraining as { moved: unknown[] }).moved).toHaveLength(1);
+    await expect(fit({ style: 'guard', guardShare: '0' })).rejects.toThrow(/guardShare/);
+  });
+
   it('needs a general sample', async () => {
     await expect(autoSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
   });

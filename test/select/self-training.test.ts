@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { defaultEngine } from '../../src/eval/engine-default.js';
 import { runEval } from '../../src/eval/run.js';
-import { consensusOrder, segmentMeans, selfTrain } from '../../src/select/self-training.js';
+import { consensusOrder, guardAllows, segmentMeans, selfTrain } from '../../src/select/self-training.js';
 import type { SelectorJSON, SentenceScorer } from '../../src/select/selector.js';
 import { smallSuiteSpec } from './fixture.js';
 
@@ -106,6 +106,34 @@ describe('self-training by segments', () => {
     const byViews = await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {} }, hooks, { rounds: 1, expand: 0.1, moveBy: 'consensus' });
     expect(fits[1]!.slice(task.length)).toEqual(general.slice(0, 4));
     expect(byViews.record.moveBy).toBe('consensus');
+  });
+
+  it('a guard vetoes moving the segments it ranks past guardShare; it is fitted on each round\'s sides', async () => {
+    const { fits, hooks } = wordOverlap();
+    // The guard ranks segment 0 last of all, segments 1 and 2 first: with guardShare 0.5 it
+    // allows the best five (1, 2, 3, 4, 5), so the move skips segment 0, the best by the mean.
+    const guardTable = [5, -1, -1, 0, 0, 0, 0, 0, 0, 0];
+    const calls: Array<{ task: number; general: number; seed: number }> = [];
+    const guard = async (t: string[], g: string[], seed: number) => {
+      calls.push({ task: t.length, general: g.length, seed });
+      return Float64Array.from(general, (_, i) => guardTable[groups[i]!]!);
+    };
+    await selfTrain({ task, general, generalGroups: groups, seed: 3, options: {} }, { ...hooks, guard }, { rounds: 2, expand: 0.15, guardShare: 0.5 });
+    // Round 1 wants 6 sentences: segments 1 and 2 (whole), not 0.
+    expect(fits[1]!.task).toEqual([...task, ...general.slice(4, 12)]);
+    // Round 2 wants 12: segments 1, 2 and 3; segment 0 never moves.
+    expect(fits[2]!.task).toEqual([...task, ...general.slice(4, 16)]);
+    expect(calls).toEqual([
+      { task: 2, general: 40, seed: 3 },
+      { task: 10, general: 32, seed: 4 },
+    ]);
+  });
+
+  it('guardAllows keeps the first share of the segments by the guard, never a non-finite one', () => {
+    const view = (means: number[]) => new Map(means.map((m, g) => [g, { mean: m }]));
+    expect([...guardAllows(view([3, 1, 2, 0]), 0.5)].sort()).toEqual([1, 3]);
+    expect([...guardAllows(view([NaN, 1, 2]), 1)].sort()).toEqual([1, 2]);
+    expect([...guardAllows(view([3, 1, 2]), 0.3)]).toEqual([1]);
   });
 
   it('consensusOrder ranks by the worse rank under any view, then the rank sum; non-finite last', () => {
