@@ -9,8 +9,8 @@
  * 57.6 / 60.6 / 41.6% by default and 66.4 / 68.4 / 47.3% by consensus alone; with the domain
  * scarce it is as weak as consensus (3% in-domain: worst 16.7%), so it is not the default
  * (scripts/research/README.md, "A style view"). `style=guard` only lets the view veto moves
- * (self-training.ts's guard): the filtering model stays the candidate, and the scarce settings
- * stay within 1-3 points of the default's.
+ * (self-training.ts's guard): the filtering model stays the candidate, and the worst of the
+ * scarce settings stays 0-3 points below the default's.
  */
 import { parseComponentSpec } from './component-spec.js';
 
