@@ -29,7 +29,7 @@ const spec: CommandSpec = {
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
-    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a z-score ensemble of a task-vs-corpus classifier and DSIR on hashed n-grams (function words left out when the task reads as headlines or titles), self-trained by corpus segments, its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
+    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a z-score ensemble of a task-vs-corpus classifier and DSIR on hashed n-grams (function words left out when the task reads as headlines or titles), self-trained by corpus segments (moved by consensus for titles), its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
     { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
     { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
     { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
@@ -57,7 +57,7 @@ wording for the task's domain. Without --general, filter sizes this by its --kee
 --general, give --keep SHARE if you will keep other than 20% (--option rounds=0 turns
 self-training off; --option moveBy=consensus moves only segments that both the regression and
 DSIR rank high: better where the corpus holds the task's topic in another genre, worse where
-the task's domain is scarce; --option style=on adds a third view that reads function words
+the task's domain is scarce, and the default for a task of titles; --option style=on adds a third view that reads function words
 and word shapes, the genre without the topic, so that with moveBy=consensus news about a sport
 is told from forum posts about it; style=guard lets that view only veto moves, at the
 default's filter cost; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b

@@ -41,11 +41,19 @@ describe.skipIf(!HAVE_SHARED)('telegraphic tasks on real text (ChemProt as title
     expect(fw.task).toBeLessThan(0.6 * fw.general);
     expect(String(model.selector.params.chosen)).toContain('features=chars-folded-content');
     expect(lines.join('\n')).toMatch(/reads as headlines or titles/);
+    // A task of titles moves by consensus unless told otherwise; running text by the mean.
+    expect(model.selector.params.moveBy).toBe('consensus');
+    expect(lines.join('\n')).toMatch(/a task of titles moves segments by consensus/);
     const scorer = await openScorer(JSON.parse(JSON.stringify(model)));
     const [a, b] = await scorer.score(['Kinase inhibitor binds receptor', 'The kinase inhibitor binds to the receptor']);
     expect(a).toBeCloseTo(b as number, 10);
     await scorer.dispose();
     const kept = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0, functionWords: 'keep' } });
     expect(String(kept.selector.params.chosen)).not.toContain('content');
+    expect(kept.selector.params.moveBy).toBe('mean');
+    const told: string[] = [];
+    const byMean = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0, moveBy: 'mean' }, log: (l) => told.push(l) });
+    expect(byMean.selector.params.moveBy).toBe('mean');
+    expect(told.join('\n')).not.toMatch(/moves segments by consensus/);
   });
 });
