@@ -85,7 +85,8 @@ export interface SelfTrainingHooks {
   /**
    * A second judge of each move (a style view: style-view.ts): scores of the sample's
    * sentences (lower = more task-like) from a model fitted on these sides. A segment it ranks
-   * past `guardShare` of the segments is not moved, however task-like the selector finds it.
+   * past `guardShare` of the segments (0.5 unless given; auto's style=guard gives 0.3) is not
+   * moved, however task-like the selector finds it.
    */
   guard?(task: string[], general: string[], seed: number): Promise<Float64Array>;
 }

@@ -29,9 +29,9 @@ export const STYLE_GUARD_SHARE = 0.3;
 export const STYLE_COMPONENT = 'classifier:rounds=0:features=style';
 
 /**
- * Each candidate with the style view added, unless it is off, the task reads as titles (a
- * headline has too few function words for a style: with titles the view lost up to 30
- * points: sport-titles 48.7 -> 23.9 and 39.0 -> 19.2 on two draws), or the candidate already has a style component.
+ * Each candidate with the style view added, unless style is not `on`, the task reads as
+ * titles (a headline has too few function words for a style: with one, sport-titles went
+ * 48.7 -> 23.9 and 39.0 -> 19.2 on two draws), or the candidate already has a style component.
  */
 export function withStyleView(candidates: string[], mode: StyleMode, telegraphic: boolean): string[] {
   if (mode !== 'on' || telegraphic) return candidates;
