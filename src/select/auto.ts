@@ -177,13 +177,15 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   // held-out AUROC above still measures the task against the corpus sample alone.
   const avoid = ctx.avoid?.length ? avoidSide(ctx.avoid, ctx.general.length, avoidShareOf(ctx.options), ctx.seed + 13) : undefined;
   if (avoid) ctx.log?.(describeAvoid(avoid.record, ctx.general.length));
-  const parts = choice.chosen.split('+');
-  const fitChosen = async (task: string[], general: string[], seed: number): Promise<SelectorJSON> => {
+  /** Fit a candidate (one component, or an ensemble joined by '+') on these sides. */
+  const fitCandidate = async (candidate: string, task: string[], general: string[], seed: number): Promise<SelectorJSON> => {
     const at: FitContext = { ...ctx, task, general: avoid ? [...general, ...avoid.side] : general, seed };
+    const parts = candidate.split('+');
     if (parts.length > 1) return { method: 'ensemble', params: { components: parts }, state: await fitEnsemble(at, parts, {}) };
-    const { factory, options } = await factoryOf(choice.chosen);
+    const { factory, options } = await factoryOf(candidate);
     return factory.fit({ ...at, options: { ...options } });
   };
+  const fitChosen = (task: string[], general: string[], seed: number) => fitCandidate(choice.chosen, task, general, seed);
   const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
   const rounds = intOpt(ctx.options, 'rounds', SELF_TRAINING_DEFAULTS.rounds, 0);
   // The share the user will keep sizes the moves (a quarter of it per round): filter passes
@@ -203,9 +205,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
   const guarded = style === 'guard' && !functionWords.skipped;
   const guardShare = guarded ? numOpt(ctx.options, 'guardShare', STYLE_GUARD_SHARE, (v) => v > 0 && v <= 1) : undefined;
   const guard = async (task: string[], general: string[], seed: number): Promise<Float64Array> => {
-    const { factory, options } = await factoryOf(STYLE_COMPONENT);
-    const json = await factory.fit({ ...ctx, task, general: avoid ? [...general, ...avoid.side] : general, seed, options: { ...options } });
-    const scorer = await factory.load(json, { ...loadOpts, options: {} });
+    const scorer = await loadSelector(await fitCandidate(STYLE_COMPONENT, task, general, seed), loadOpts);
     try {
       return await scorer.score(ctx.general);
     } finally {
