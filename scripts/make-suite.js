@@ -227,6 +227,35 @@ const check = [
     agnews('2'),
     { sport: 0.1, 'news-other': 0.35, 'forum-sport': 0.15, speech: 0.15, wiki: 0.15, reviews: 0.1 }, { keep: 0.1 }),
 ];
+// A fresh suite (session 29): five mixes built after every choice so far, from pairings of
+// ../shared no other suite uses, to see whether the default and its options hold where nothing
+// was tuned: another dataset of the same domain as the task (WSJ against Reuters, Seeking
+// Alpha against Reuters and WSJ, PubMedQA against other MEDLINE abstracts, paper TLDRs against
+// papers and abstracts) and a topic in another genre (1961 religious prose against Usenet
+// religion groups, with the other groups and speeches among the distractors).
+SRC['finance-wires'] = [SRC.finance[0], { ...SRC.finance[2], w: 0.25 }];
+SRC['finance-press'] = [{ ...SRC.finance[0], w: 0.8 }, { ...SRC.finance[1], w: 0.2 }];
+SRC['bio-abstracts'] = [{ ...SRC.bio[0], w: 0.6 }, { ...SRC.bio[2], w: 0.4 }];
+SRC['forum-religion'] = [usenet(['soc.religion.christian', 'alt.atheism', 'talk.religion.misc'], 'Usenet religion groups, headers and quoted lines removed.')];
+SRC['forum-secular'] = [usenet(['comp.graphics', 'misc.forsale', 'rec.autos', 'rec.motorcycles', 'sci.space', 'sci.electronics', 'talk.politics.guns', 'talk.politics.mideast', 'talk.politics.misc'], 'Nine Usenet groups on other topics, headers and quoted lines removed.')];
+const fresh = [
+  spec('finance-wsj', 'Fresh, transfer within a domain: 1989 WSJ stories as the task, Reuters 1987 wires and Seeking Alpha summaries in the mix, against BBC/ABC news (near-domain), speeches, wiki, forum.', 'finance-wires',
+    { files: [`${C}news-wsj-ptb-sample/docs.jsonl.gz`], format: 'jsonl-text', dedupe: true },
+    { 'finance-wires': 0.3, news: 0.25, speech: 0.15, wiki: 0.15, forum: 0.15 }),
+  spec('finance-alpha', 'Fresh, transfer within a domain: 2023 Seeking Alpha bullet summaries as the task, Reuters 1987 wires and 1989 WSJ stories in the mix, against BBC/ABC news (near-domain), speeches, wiki, forum.', 'finance-press',
+    { files: [`${C}finance-seeking-alpha-summaries/seeking_alpha_articles_new.csv.gz`], format: 'csv', columns: ['summary'], dedupe: true },
+    { 'finance-press': 0.3, news: 0.25, speech: 0.15, wiki: 0.15, forum: 0.15 }),
+  spec('bio-pubmedqa', 'Fresh, transfer within a domain: PubMedQA abstracts as the task, OHSUMED and Hallmarks abstracts in the mix, against patient leaflets and Usenet sci.med posts (near-domain: the same topic), cs, news, wiki.', 'bio-abstracts',
+    { files: [`${C}bio-pubmedqa/ori_pqal.json.gz`], format: 'pubmedqa', dedupe: true },
+    { 'bio-abstracts': 0.3, medical: 0.2, 'forum-med': 0.15, cs: 0.1, news: 0.15, wiki: 0.1 }),
+  spec('cs-tldr', 'Fresh: one-sentence paper summaries (SciTLDR dev and test TLDRs) as the task, CS papers and abstracts in the mix, against bio abstracts (near-domain), wiki, news, forum.', 'cs',
+    { files: [`${C}cs-scitldr-abstracts/dev.jsonl.gz`, `${C}cs-scitldr-abstracts/test.jsonl.gz`], format: 'jsonl-sentences', field: 'target', dedupe: true },
+    { cs: 0.3, bio: 0.3, wiki: 0.15, news: 0.15, forum: 0.1 }),
+  spec('religion-brown', 'Fresh, a topic in another genre: 1961 religious prose (Brown corpus genre d) as the task, Usenet religion groups in the mix, against nine other Usenet groups (same genre), speeches (near-domain: they invoke God), Gutenberg books (Milton, Blake among them), wiki, news.', 'forum-religion',
+    brownTask(['d']),
+    { 'forum-religion': 0.3, 'forum-secular': 0.25, speech: 0.15, fiction: 0.1, wiki: 0.1, news: 0.1 }),
+];
+
 // A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
 // tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
 // classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
@@ -255,7 +284,7 @@ const avoidSuite = AVOIDED.map(([name, label]) => {
   };
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite]]) {
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -3,7 +3,8 @@
 // for speed), then `tadpole fit --task task.jsonl` (no --general: the model is completed at
 // filter time from a seeded sample of the corpus) and `tadpole filter -m model mix.jsonl`;
 // the share of kept characters from the in-domain source is read back from the output.
-// usage: node scripts/research/suite-task-only.js [spec names...]   (work files in $TMPDIR)
+// usage: node scripts/research/suite-task-only.js [spec names...]   (work files in $TMPDIR; env
+// SUITE_DIR=corpora/suite-fresh for another suite)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { tmpdir } from 'node:os';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'tadpole.js');
-const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(join(ROOT, 'corpora/suite')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const SUITE = process.env.SUITE_DIR ?? 'corpora/suite';
+const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(join(ROOT, SUITE)).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 
 function run(args) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -21,10 +23,10 @@ function run(args) {
 
 const rows = [];
 for (const name of names) {
-  const spec = JSON.parse(readFileSync(join(ROOT, 'corpora/suite', `${name}.json`), 'utf8'));
+  const spec = JSON.parse(readFileSync(join(ROOT, SUITE, `${name}.json`), 'utf8'));
   const dir = mkdtempSync(join(tmpdir(), `tadpole-task-only-${name}-`));
   try {
-    run(['eval', join(ROOT, 'corpora/suite', `${name}.json`), '--methods', 'random', '--work-dir', dir]);
+    run(['eval', join(ROOT, SUITE, `${name}.json`), '--methods', 'random', '--work-dir', dir]);
     const model = join(dir, 'model.json');
     const fit = run(['fit', '--task', join(dir, 'task.jsonl'), '--seed', String(spec.seed), '-o', model]);
     const out = join(dir, 'kept.jsonl');

@@ -521,6 +521,24 @@ for (const name of names) {
     }
     return out;
   }
+  /** Each mix segment's place (0 = lowest mean score, 1 = highest) under method `m`. */
+  async function segmentPlaces(m) {
+    const { scores } = await scored(m);
+    const means = [];
+    let at = 0;
+    c.segs.forEach(([, n], i) => { let s = 0; let w = 0; for (let j = 0; j < n; j++) { const l = Math.max(1, Math.min(400, c.lens[at + j])); s += l * scores[at + j]; w += l; } means.push([s / w, i]); at += n; });
+    means.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const place = new Float64Array(c.segs.length);
+    means.forEach(([, i], k) => (place[i] = k / Math.max(1, means.length - 1)));
+    return place;
+  }
+  /** Mean place of a group's pieces (`unit` maps the kept sentences to their segments). */
+  function groupPlace(place, g, unit) {
+    const pieces = new Set(g.indices.map((k) => unit[k]));
+    let s = 0;
+    for (const p of pieces) s += place[p];
+    return s / pieces.size;
+  }
   // AGREE=1 (session 22): do the classifier and DSIR, fitted apart, agree on the mix's top 5% of
   // segments, and how pure (in-domain) is each top set: does agreement foretell a pure first move?
   if (process.env.AGREE) {
@@ -566,6 +584,10 @@ for (const name of names) {
       c.segs.forEach(([l, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) { sents.push(c.sentences[at + j]); unit.push(i); lab.push(c.labels[l] === spec.inDomain || l === c.alsoIdx ? 'IN' : c.labels[l]); } at += n; });
       const idxOf = new Map(sents.map((t, i) => [t, i]));
       const groups = groupText(sents, unit, { groups: Number(process.env.KEPT_GROUPS), seed: spec.seed, reference: c.task });
+      // KEPT_GROUPS_STYLE=1 (session 29): each group's style rank, the mean over its pieces of
+      // the piece's place (0 = most task-like) among all the mix's segments under a style
+      // classifier fitted on the task against the sample.
+      const styleRank = process.env.KEPT_GROUPS_STYLE ? await segmentPlaces('classifier:{"rounds":0,"features":"style"}') : undefined;
       const inShare = (g) => { const by = new Map(); for (const t of g.sentences) { const l = lab[idxOf.get(t)]; by.set(l, (by.get(l) ?? 0) + t.length); } return by; };
       // The user avoids what is plainly not theirs: groups at least 75% out of domain; the
       // largest (KEPT_GROUPS_PICK=one) or all of them (all), N sentences drawn from their union.
@@ -573,7 +595,8 @@ for (const name of names) {
       for (const g of groups) {
         const by = inShare(g);
         const comp = [...by].sort((a, b) => b[1] - a[1]).map(([l, v]) => `${l} ${(100 * v / g.chars).toFixed(0)}`).join(' ');
-        console.log(`  group ${name} ${g.id}: ${(100 * g.share).toFixed(1)}% task ${(100 * g.referenceShare).toFixed(1)}% [${comp}] ${g.words.join(' ')} | ${g.examples[0]}`);
+        const sty = styleRank ? ` style ${groupPlace(styleRank, g, unit).toFixed(2)}` : '';
+        console.log(`  group ${name} ${g.id}: ${(100 * g.share).toFixed(1)}% task ${(100 * g.referenceShare).toFixed(1)}%${sty} [${comp}] ${g.words.join(' ')} | ${g.examples[0]}`);
         if ((by.get('IN') ?? 0) / g.chars <= 0.25 && (process.env.KEPT_GROUPS_PICK === 'all' || picks.length === 0)) picks.push(g);
       }
       const pick = picks.length ? { id: picks.map((g) => g.id).join('+'), share: picks.reduce((a, g) => a + g.share, 0), sentences: picks.flatMap((g) => g.sentences) } : undefined;

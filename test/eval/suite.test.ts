@@ -130,7 +130,9 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   const check = readdirSync(join(root, 'corpora/suite-check')).filter((f) => f.endsWith('.json')).map((f) => `../suite-check/${f}`);
   // corpora/suite-avoid: five check mixes with and without text to avoid.
   const avoided = readdirSync(join(root, 'corpora/suite-avoid')).filter((f) => f.endsWith('.json')).map((f) => `../suite-avoid/${f}`);
-  for (const f of [...files, ...hard, ...check, ...avoided]) {
+  // corpora/suite-fresh: five mixes built after every choice, from pairings no other suite uses.
+  const fresh = readdirSync(join(root, 'corpora/suite-fresh')).filter((f) => f.endsWith('.json')).map((f) => `../suite-fresh/${f}`);
+  for (const f of [...files, ...hard, ...check, ...avoided, ...fresh]) {
     const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;
     it(`${f} is valid, names existing files, puts ${100 * least}-40% of the bytes in-domain, and keeps no more than that`, () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
@@ -150,6 +152,14 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
       const avoid = s.methods.find((m) => m.avoid)!.avoid!;
       expect(avoid).toMatchObject({ maxSentences: 200, split: { part: 'held-out' } });
       expect(s.sources.some((x) => x.files.join() === avoid.files.join() && x.split?.part === 'rest' && JSON.stringify(x.where) === JSON.stringify(avoid.where))).toBe(true);
+    }
+  });
+  it('the fresh suite takes every task from files none of its mix reads', () => {
+    expect(fresh).toHaveLength(5);
+    for (const f of fresh) {
+      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      const mixFiles = new Set(s.sources.flatMap((x) => x.files));
+      for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
     }
   });
   it('the check suite holds ten mixes, among them three title tasks', () => {
