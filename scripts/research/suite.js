@@ -31,6 +31,8 @@
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
 // largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit (session 25). A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
+// env (session 29): KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
+// under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
