@@ -38,7 +38,7 @@ ones you do not want (README, "Finding what to avoid", has what this did on both
 If the unwanted text is your topic written as another kind of text and you would rather not
 pick groups, refit with --option moveBy=consensus style=on: a style view then vetoes what
 reads unlike your task. Only if the text you want is written like your task: where the task
-is in another genre than the text you want (1961 sermons to find forum posts about religion),
+is in another genre than the text you want (1961 religious prose to find forum posts about religion),
 it keeps the wrong text (README, "A style view, an option" and "A fresh suite").
 Groups come from a sample: the group files hold the sampled sentences, not every kept one.
 
