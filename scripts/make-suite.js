@@ -7,8 +7,9 @@
  * Tasks never share a document with their mix: separate task datasets where they exist,
  * else a held-out document split of the source (`split`). Also writes corpora/suite-hard/
  * (a limit, not used to choose), corpora/suite-check/ (mixes of kinds the suite lacks, built
- * after the default was chosen, to check it) and corpora/suite-avoid/ (five check mixes with
- * and without `fit --avoid`). Run: node scripts/make-suite.js
+ * after the default was chosen, to check it), corpora/suite-avoid/ (five check mixes with
+ * and without `fit --avoid`) and corpora/suite-fresh/ (five mixes from pairings no other suite
+ * uses, built after every choice, session 29). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
