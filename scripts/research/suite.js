@@ -523,13 +523,17 @@ for (const name of names) {
     }
     return out;
   }
-  /** Each mix segment's place (0 = lowest mean score, 1 = highest) under method `m`. */
-  async function segmentPlaces(m) {
+  /** [length-weighted mean score, segment index] of every mix segment under method `m`, lowest first (ties by index). */
+  async function segmentOrder(m) {
     const { scores } = await scored(m);
     const means = [];
     let at = 0;
     c.segs.forEach(([, n], i) => { let s = 0; let w = 0; for (let j = 0; j < n; j++) { const l = Math.max(1, Math.min(400, c.lens[at + j])); s += l * scores[at + j]; w += l; } means.push([s / w, i]); at += n; });
-    means.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return means.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
+  /** Each mix segment's place (0 = lowest mean score, 1 = highest) under method `m`. */
+  async function segmentPlaces(m) {
+    const means = await segmentOrder(m);
     const place = new Float64Array(c.segs.length);
     means.forEach(([, i], k) => (place[i] = k / Math.max(1, means.length - 1)));
     return place;
@@ -545,11 +549,7 @@ for (const name of names) {
   // segments, and how pure (in-domain) is each top set: does agreement foretell a pure first move?
   if (process.env.AGREE) {
     const top = async (m) => {
-      const { scores } = await scored(m);
-      const means = [];
-      let at = 0;
-      c.segs.forEach(([, n], i) => { let s = 0; let w = 0; for (let j = 0; j < n; j++) { const l = Math.max(1, Math.min(400, c.lens[at + j])); s += l * scores[at + j]; w += l; } means.push([s / w, i]); at += n; });
-      means.sort((a, b) => a[0] - b[0]);
+      const means = await segmentOrder(m);
       return new Set(means.slice(0, Math.round(0.05 * means.length)).map(([, i]) => i));
     };
     const pure = (set) => [...set].filter((i) => c.segs[i][0] === c.inIdx).length / set.size;

@@ -6,7 +6,7 @@
  * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
  * its own). Same tokens as NgramHasher (letters and digits).
  */
-import { LOWER, TOKEN_UNIT } from './fast-ngrams.js';
+import { FNV_OFFSET, FNV_PRIME, LOWER, TOKEN_UNIT } from './fast-ngrams.js';
 import { bucketOf, fmix32, hashPair } from './ngrams.js';
 
 /** Word boundary marks inside the char n-grams (not token units, so never in a word). */
@@ -16,7 +16,6 @@ const END = 0x3e;
 const CHAR_SALT = 0x5bd1e995;
 /** Multiplier of the rolling polynomial hash of a subword (odd, so nothing cancels mod 2^32). */
 const ROLL = 0x01000193;
-const FNV_OFFSET = 0x811c9dc5;
 
 export interface CharNgramOptions {
   /** Characters per subword (3-5 in fastText); 4 by default. */
@@ -86,7 +85,7 @@ export class CharNgramHasher {
           h = FNV_OFFSET;
           this.unit[w++] = BEGIN;
         }
-        h = Math.imul(h ^ lo, 0x01000193);
+        h = Math.imul(h ^ lo, FNV_PRIME);
         if (w + 1 >= this.unit.length) {
           const grown = new Uint16Array(this.unit.length * 2);
           grown.set(this.unit);

@@ -23,8 +23,13 @@ export const LOWER = new Uint16Array(65536);
   }
 })();
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/**
+ * FNV-1a over a word's lower-cased units, as `hashString` (ngrams.ts) hashes it: every hasher
+ * that reads words from char codes (char-ngrams.ts, style-ngrams.ts) uses these, so a word's
+ * hash is the same in each and matches FUNCTION_WORD_HASHES (function-words.ts).
+ */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 
 export class NgramHasher {
   /** Bucket ids of the last `hash` call, in [0, count). */

@@ -9,12 +9,10 @@
  * "A style view").
  */
 import { FUNCTION_WORD_HASHES } from './function-words.js';
-import { LOWER, TOKEN_UNIT } from './fast-ngrams.js';
+import { FNV_OFFSET, FNV_PRIME, LOWER, TOKEN_UNIT } from './fast-ngrams.js';
 import { bucketOf, fmix32, hashPair, hashString } from './ngrams.js';
 
 const SALT = 0x2f6b1c3d;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 /** Punctuation read as itself; every other symbol is skipped. */
 const PUNCTUATION = ".,;:?!'\"()-\u2019\u201c\u201d$%";
 
