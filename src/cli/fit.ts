@@ -59,7 +59,8 @@ self-training off; --option moveBy=consensus moves only segments that both the r
 DSIR rank high: better where the corpus holds the task's topic in another genre, worse where
 the task's domain is scarce, and the default for a task of titles; --option style=on adds a third view that reads function words
 and word shapes, the genre without the topic, so that with moveBy=consensus news about a sport
-is told from forum posts about it; style=guard lets that view only veto moves, at the
+is told from forum posts about it, but only where the text you want is written like your task
+(README, "A fresh suite"); style=guard lets that view only veto moves, at the
 default's filter cost; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
 lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
 ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
