@@ -9,7 +9,8 @@
  * (a limit, not used to choose), corpora/suite-check/ (mixes of kinds the suite lacks, built
  * after the default was chosen, to check it), corpora/suite-avoid/ (five check mixes with
  * and without `fit --avoid`) and corpora/suite-fresh/ (five mixes from pairings no other suite
- * uses, built after every choice, session 29). Run: node scripts/make-suite.js
+ * uses, built after every choice, session 29) and corpora/suite-probe/ (a question task and four
+ * more topics within a genre, session 30). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
@@ -257,6 +258,31 @@ const fresh = [
     { 'forum-religion': 0.3, 'forum-secular': 0.25, speech: 0.15, fiction: 0.1, wiki: 0.1, news: 0.1 }),
 ];
 
+// A probe suite (session 30): kinds of mix the issue's held-out lessons point at, built after
+// every choice. A task in another genre than its domain's corpus text (PubMedQA's questions
+// against abstracts, with sci.med posts that ask questions too: a discriminative fit can key on
+// the questions' form), and four more topics within a genre like forum-med (held-out posts of
+// one Usenet group; the other groups, with sci.med in place of the task's, and text of the
+// same topic in other genres).
+const FORUM_OTHER = SRC['forum-other'][0].where.in;
+function forumProbe(group, label, near, about) {
+  SRC[label] = [usenet([group], `Usenet ${group} posts, headers and quoted lines removed.`)];
+  const others = [...FORUM_OTHER.filter((g) => g !== group), ...(FORUM_OTHER.includes(group) ? ['sci.med'] : [])];
+  SRC[`${label}-others`] = [usenet(others, `${others.length} other Usenet groups, headers and quoted lines removed.`)];
+  return spec(label, `Probe, a topic within a genre: held-out ${group} posts as the task, the group's other posts in the mix, against ${others.length} other Usenet groups (same genre), ${about}.`, label,
+    heldOutTask(label, 4),
+    { [label]: 0.3, [`${label}-others`]: 0.25, ...near }, { splits: { [`${label}-others`]: 4 } });
+}
+const probe = [
+  spec('bio-questions', 'Probe, a task in another genre: PubMedQA questions as the task, OHSUMED and Hallmarks abstracts in the mix, against patient leaflets (headed by questions) and Usenet sci.med posts (near-domain: the same topic, and they ask), cs, news, wiki.', 'bio-abstracts',
+    { files: [`${C}bio-pubmedqa/ori_pqal.json.gz`], format: 'pubmedqa', field: 'QUESTION', dedupe: true },
+    { 'bio-abstracts': 0.3, medical: 0.2, 'forum-med': 0.15, cs: 0.1, news: 0.15, wiki: 0.1 }),
+  forumProbe('sci.space', 'forum-space', { wiki: 0.15, news: 0.15, cs: 0.15 }, 'wiki, ABC science and BBC news, cs papers'),
+  forumProbe('talk.politics.guns', 'forum-guns', { speech: 0.15, news: 0.15, wiki: 0.15 }, 'speeches, BBC politics and ABC news, wiki'),
+  forumProbe('rec.autos', 'forum-autos', { reviews: 0.15, news: 0.15, web: 0.15 }, 'movie reviews, news, web text (ads, reviews)'),
+  forumProbe('sci.crypt', 'forum-crypt', { cs: 0.15, news: 0.15, wiki: 0.15 }, 'cs papers, news, wiki'),
+];
+
 // A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
 // tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
 // classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
@@ -285,7 +311,7 @@ const avoidSuite = AVOIDED.map(([name, label]) => {
   };
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh]]) {
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -71,6 +71,12 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
       const all = JSON.parse(await readWhole(file, fs.encoding)) as Record<string, Record<string, unknown>>;
       for (const key of Object.keys(all)) {
         const rec = all[key] as Record<string, unknown>;
+        if (fs.field) {
+          // One field as the document (QUESTION: a task of questions about the abstracts' topics).
+          const one = rec[fs.field];
+          if (typeof one === 'string') yield one;
+          continue;
+        }
         const parts = stringsOf(rec.CONTEXTS);
         if (typeof rec.LONG_ANSWER === 'string') parts.push(rec.LONG_ANSWER);
         yield parts.join(sep);

@@ -21,7 +21,7 @@ export const SOURCE_FORMATS: readonly SourceFormat[] = ['jsonl-text', 'jsonl-sen
 export interface FileSetSpec {
   files: string[];
   format: SourceFormat;
-  /** jsonl-text: the text field ("text"); jsonl-sentences: the array field ("sentences"). */
+  /** jsonl-text: the text field ("text"); jsonl-sentences: the array field ("sentences"); pubmedqa: one string field ("QUESTION") instead of the abstract. */
   field?: string;
   /** csv: the column(s) joined into the document (by header name). */
   columns?: string[];

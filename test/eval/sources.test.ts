@@ -39,6 +39,10 @@ describe('source adapters', () => {
     const f = file(JSON.stringify({ '1': { QUESTION: 'q?', CONTEXTS: ['C1.', 'C2.'], LONG_ANSWER: 'L.' }, '2': { CONTEXTS: ['D.'] } }, null, 2));
     expect(await docs({ files: [f], format: 'pubmedqa' })).toEqual(['C1. C2. L.', 'D.']);
   });
+  it('pubmedqa with a field takes that one string per PMID and skips records without it', async () => {
+    const f = file(JSON.stringify({ '1': { QUESTION: 'Is q?', CONTEXTS: ['C1.'] }, '2': { CONTEXTS: ['D.'] }, '3': { QUESTION: 'Does r?' } }));
+    expect(await docs({ files: [f], format: 'pubmedqa', field: 'QUESTION' })).toEqual(['Is q?', 'Does r?']);
+  });
   it('lines with blank-line documents groups paragraphs', async () => {
     const f = file('Head one\nBody one.\n\n\nHead two\nBody two.\n');
     expect(await docs({ files: [f], format: 'lines', docs: 'blank-line' })).toEqual(['Head one\nBody one.', 'Head two\nBody two.']);

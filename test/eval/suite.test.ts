@@ -132,7 +132,9 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   const avoided = readdirSync(join(root, 'corpora/suite-avoid')).filter((f) => f.endsWith('.json')).map((f) => `../suite-avoid/${f}`);
   // corpora/suite-fresh: five mixes built after every choice, from pairings no other suite uses.
   const fresh = readdirSync(join(root, 'corpora/suite-fresh')).filter((f) => f.endsWith('.json')).map((f) => `../suite-fresh/${f}`);
-  for (const f of [...files, ...hard, ...check, ...avoided, ...fresh]) {
+  // corpora/suite-probe: a question task and four more topics within a genre (session 30).
+  const probe = readdirSync(join(root, 'corpora/suite-probe')).filter((f) => f.endsWith('.json')).map((f) => `../suite-probe/${f}`);
+  for (const f of [...files, ...hard, ...check, ...avoided, ...fresh, ...probe]) {
     const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;
     it(`${f} is valid, names existing files, puts ${100 * least}-40% of the bytes in-domain, and keeps no more than that`, () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
@@ -160,6 +162,23 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
       const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
       const mixFiles = new Set(s.sources.flatMap((x) => x.files));
       for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
+    }
+  });
+  it('the probe suite: the question task reads no file of its mix; each forum task is held-out posts of a group whose other posts only the in-domain source reads', () => {
+    expect(probe).toHaveLength(5);
+    for (const f of probe) {
+      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      if (!f.includes('forum-')) {
+        const mixFiles = new Set(s.sources.flatMap((x) => x.files));
+        for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
+        continue;
+      }
+      const group = s.task.where!.in![0]!;
+      expect(s.task.split).toEqual({ every: 4, part: 'held-out' });
+      for (const x of s.sources.filter((x) => x.files.join() === s.task.files.join())) {
+        expect(x.split?.part, `${f}: ${x.label}`).toBe('rest');
+        expect(x.where!.in!.includes(group), `${f}: ${x.label}`).toBe(x.label === s.inDomain);
+      }
     }
   });
   it('the check suite holds ten mixes, among them three title tasks', () => {
