@@ -47,6 +47,9 @@ export const SELF_TRAINING_DEFAULTS = {
    * How segments are ranked for a move (MOVE_BY below). Consensus (session 27) lifted the worst
    * of both suites' 78 figures (28.9% → 38.0%) but lost where the in-domain text is scarce
    * (worst at 3%: 25.3% → 15.5%), so it is an option (scripts/research/README.md, *Consensus moves*).
+   * Session 30 weighed it again: 108 figures of four suites at 30% in-domain, worst 28.9% → 38.0%;
+   * on mixes four times larger at 10% and 3%, news-brown 34.2% → 26.6% and 14.0% → 3.3%
+   * (scripts/research/README.md, *A probe suite*).
    */
   moveBy: 'mean' as MoveBy,
 };
