@@ -240,6 +240,9 @@ SRC['finance-press'] = [{ ...SRC.finance[0], w: 0.8 }, { ...SRC.finance[1], w: 0
 SRC['bio-abstracts'] = [{ ...SRC.bio[0], w: 0.6 }, { ...SRC.bio[2], w: 0.4 }];
 SRC['forum-religion'] = [usenet(['soc.religion.christian', 'alt.atheism', 'talk.religion.misc'], 'Usenet religion groups, headers and quoted lines removed.')];
 SRC['forum-secular'] = [usenet(['comp.graphics', 'misc.forsale', 'rec.autos', 'rec.motorcycles', 'sci.space', 'sci.electronics', 'talk.politics.guns', 'talk.politics.mideast', 'talk.politics.misc'], 'Nine Usenet groups on other topics, headers and quoted lines removed.')];
+// Other MEDLINE abstracts against the topic in two other genres (leaflets, sci.med posts): the
+// mix of bio-pubmedqa, and of the probe suite's question task, whose only difference is the task.
+const BIO_ABSTRACTS_MIX = { 'bio-abstracts': 0.3, medical: 0.2, 'forum-med': 0.15, cs: 0.1, news: 0.15, wiki: 0.1 };
 const fresh = [
   spec('finance-wsj', 'Fresh, transfer within a domain: 1989 WSJ stories as the task, Reuters 1987 wires and Seeking Alpha summaries in the mix, against BBC/ABC news (near-domain), speeches, wiki, forum.', 'finance-wires',
     { files: [`${C}news-wsj-ptb-sample/docs.jsonl.gz`], format: 'jsonl-text', dedupe: true },
@@ -249,7 +252,7 @@ const fresh = [
     { 'finance-press': 0.3, news: 0.25, speech: 0.15, wiki: 0.15, forum: 0.15 }),
   spec('bio-pubmedqa', 'Fresh, transfer within a domain: PubMedQA abstracts as the task, OHSUMED and Hallmarks abstracts in the mix, against patient leaflets and Usenet sci.med posts (near-domain: the same topic), cs, news, wiki.', 'bio-abstracts',
     { files: [`${C}bio-pubmedqa/ori_pqal.json.gz`], format: 'pubmedqa', dedupe: true },
-    { 'bio-abstracts': 0.3, medical: 0.2, 'forum-med': 0.15, cs: 0.1, news: 0.15, wiki: 0.1 }),
+    BIO_ABSTRACTS_MIX),
   spec('cs-tldr', 'Fresh: one-sentence paper summaries (SciTLDR dev and test TLDRs) as the task, CS papers and abstracts in the mix, against bio abstracts (near-domain), wiki, news, forum.', 'cs',
     { files: [`${C}cs-scitldr-abstracts/dev.jsonl.gz`, `${C}cs-scitldr-abstracts/test.jsonl.gz`], format: 'jsonl-sentences', field: 'target', dedupe: true },
     { cs: 0.3, bio: 0.3, wiki: 0.15, news: 0.15, forum: 0.1 }),
@@ -276,7 +279,7 @@ function forumProbe(group, label, near, about) {
 const probe = [
   spec('bio-questions', 'Probe, a task in another genre: PubMedQA questions as the task, OHSUMED and Hallmarks abstracts in the mix, against patient leaflets (headed by questions) and Usenet sci.med posts (near-domain: the same topic, and they ask), cs, news, wiki.', 'bio-abstracts',
     { files: [`${C}bio-pubmedqa/ori_pqal.json.gz`], format: 'pubmedqa', field: 'QUESTION', dedupe: true },
-    { 'bio-abstracts': 0.3, medical: 0.2, 'forum-med': 0.15, cs: 0.1, news: 0.15, wiki: 0.1 }),
+    BIO_ABSTRACTS_MIX),
   forumProbe('sci.space', 'forum-space', { wiki: 0.15, news: 0.15, cs: 0.15 }, 'wiki, ABC science and BBC news, cs papers'),
   forumProbe('talk.politics.guns', 'forum-guns', { speech: 0.15, news: 0.15, wiki: 0.15 }, 'speeches, BBC politics and ABC news, wiki'),
   forumProbe('rec.autos', 'forum-autos', { reviews: 0.15, news: 0.15, web: 0.15 }, 'movie reviews, news, web text (ads, reviews)'),
