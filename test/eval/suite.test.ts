@@ -119,25 +119,32 @@ describe('suite summary', () => {
 
 describe.skipIf(!sharedDir())('corpora/suite', () => {
   const files = readdirSync(join(root, 'corpora/suite')).filter((f) => f.endsWith('.json'));
+  /** The specs of a sibling suite folder, as paths relative to corpora/suite. */
+  const specsIn = (dir: string): string[] => readdirSync(join(root, 'corpora', dir)).filter((f) => f.endsWith('.json')).map((f) => `../${dir}/${f}`);
+  const loadSpec = (f: string) => normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+  const expectTaskOutsideMix = (s: ReturnType<typeof loadSpec>, f: string): void => {
+    const mixFiles = new Set(s.sources.flatMap((x) => x.files));
+    for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
+  };
   it('has at least 10 task/mix specs over at least 8 in-domain labels', () => {
     expect(files.length).toBeGreaterThanOrEqual(10);
     const labels = new Set(files.map((f) => JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')).inDomain));
     expect(labels.size).toBeGreaterThanOrEqual(8);
   });
   // corpora/suite-hard: mixes beyond every method measured, kept runnable beside the suite.
-  const hard = readdirSync(join(root, 'corpora/suite-hard')).filter((f) => f.endsWith('.json')).map((f) => `../suite-hard/${f}`);
+  const hard = specsIn('suite-hard');
   // corpora/suite-check: mixes of kinds the suite lacks, one of them at 10% in-domain.
-  const check = readdirSync(join(root, 'corpora/suite-check')).filter((f) => f.endsWith('.json')).map((f) => `../suite-check/${f}`);
+  const check = specsIn('suite-check');
   // corpora/suite-avoid: five check mixes with and without text to avoid.
-  const avoided = readdirSync(join(root, 'corpora/suite-avoid')).filter((f) => f.endsWith('.json')).map((f) => `../suite-avoid/${f}`);
+  const avoided = specsIn('suite-avoid');
   // corpora/suite-fresh: five mixes built after every choice, from pairings no other suite uses.
-  const fresh = readdirSync(join(root, 'corpora/suite-fresh')).filter((f) => f.endsWith('.json')).map((f) => `../suite-fresh/${f}`);
+  const fresh = specsIn('suite-fresh');
   // corpora/suite-probe: a question task and four more topics within a genre (session 30).
-  const probe = readdirSync(join(root, 'corpora/suite-probe')).filter((f) => f.endsWith('.json')).map((f) => `../suite-probe/${f}`);
+  const probe = specsIn('suite-probe');
   for (const f of [...files, ...hard, ...check, ...avoided, ...fresh, ...probe]) {
     const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;
     it(`${f} is valid, names existing files, puts ${100 * least}-40% of the bytes in-domain, and keeps no more than that`, () => {
-      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      const s = loadSpec(f);
       for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
       const inShare = s.sources.filter((x) => x.label === s.inDomain).reduce((a, x) => a + (x.share ?? 0), 0);
       expect(inShare).toBeGreaterThanOrEqual(least - 1e-9);
@@ -150,7 +157,7 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   it('the avoid suite runs each mix with and without 200 held-out sentences of one of its own sources', () => {
     expect(avoided).toHaveLength(5);
     for (const f of avoided) {
-      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      const s = loadSpec(f);
       const avoid = s.methods.find((m) => m.avoid)!.avoid!;
       expect(avoid).toMatchObject({ maxSentences: 200, split: { part: 'held-out' } });
       expect(s.sources.some((x) => x.files.join() === avoid.files.join() && x.split?.part === 'rest' && JSON.stringify(x.where) === JSON.stringify(avoid.where))).toBe(true);
@@ -159,18 +166,15 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   it('the fresh suite takes every task from files none of its mix reads', () => {
     expect(fresh).toHaveLength(5);
     for (const f of fresh) {
-      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
-      const mixFiles = new Set(s.sources.flatMap((x) => x.files));
-      for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
+      expectTaskOutsideMix(loadSpec(f), f);
     }
   });
   it('the probe suite: the question task reads no file of its mix; each forum task is held-out posts of a group whose other posts only the in-domain source reads', () => {
     expect(probe).toHaveLength(5);
     for (const f of probe) {
-      const s = normalizeSpec(JSON.parse(readFileSync(join(root, 'corpora/suite', f), 'utf8')), f);
+      const s = loadSpec(f);
       if (!f.includes('forum-')) {
-        const mixFiles = new Set(s.sources.flatMap((x) => x.files));
-        for (const t of s.task.files) expect(mixFiles.has(t), `${f}: ${t}`).toBe(false);
+        expectTaskOutsideMix(s, f);
         continue;
       }
       const group = s.task.where!.in![0]!;
