@@ -19,7 +19,7 @@
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
 // env COVER=1 prints how task-like the kept text is against the task itself (AUROC; session
 // 20); MARKUP=skip blanks tags and placeholders in every sentence a method sees (session 20).
-// env: MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
+// env: TASKFORM=prefix|suffix|id|upper|quoted|label (session 32: the task in a form the corpus lacks); MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
 // env (session 23): CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
 // N sentences of LABEL from outside the mix as text not to keep (fit --avoid); gst: takes
@@ -53,6 +53,7 @@ import { Rng } from '../../dist/core/rng.js';
 import { auroc } from '../../dist/detect/metrics.js';
 import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-words.js';
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
+import { segmentMeans } from '../../dist/select/self-training.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -256,6 +257,20 @@ for (const name of names) {
   }
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
   if (process.env.TASK) c.task = new Rng(spec.seed + 9).sample(c.task.length, Math.min(c.task.length, Number(process.env.TASK))).sort((a, b) => a - b).map((i) => c.task[i]);
+  // TASKFORM=f (session 32): the task in a form no corpus sentence has, the issue's held-out
+  // mix B kind (a task-vs-corpus regression near random, DSIR far above it): prefix ("Claim: "
+  // before every task sentence), suffix (" [SEP]" after it), id ("1234\t" before it, the row's
+  // number), upper (upper-cased), quoted (in double quotes), label ("positive\t" or
+  // "negative\t" before it, by the sentence's parity).
+  const FORMS = {
+    prefix: (t) => `Claim: ${t}`,
+    suffix: (t) => `${t} [SEP]`,
+    id: (t, i) => `${1000 + i}\t${t}`,
+    upper: (t) => t.toUpperCase(),
+    quoted: (t) => `"${t}"`,
+    label: (t, i) => `${i % 2 ? 'negative' : 'positive'}\t${t}`,
+  };
+  if (process.env.TASKFORM) c.task = c.task.map(FORMS[process.env.TASKFORM]);
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
   // MARKUP=skip (session 20): what features that skip markup tags and placeholders (<unk>,
   // <p>, </b>, [UNK]) would do, simulated by blanking them in every sentence a method sees
@@ -492,6 +507,42 @@ for (const name of names) {
     cache.set(m, r);
     return r;
   }
+  /**
+   * sep:A|B|... (session 32): fit every part, take the share kept of the general sample's
+   * segments under each (its most task-like segments, as the filter would keep them), and
+   * measure how well a fresh classifier (SEP_JUDGE, default classifier:{"rounds":0}) tells
+   * held-out task sentences from held-out sentences of that kept sample (AUROC, 0.5 = the kept
+   * text reads as the task). The part whose kept sample is least separable is chosen.
+   */
+  async function separable(m) {
+    const parts = m.slice(4).split('|');
+    const judge = process.env.SEP_JUDGE ?? 'classifier:{"rounds":0}';
+    const [jm, jo] = judge.split(/:(.*)/s);
+    const figs = [];
+    for (const p of parts) {
+      const r = await scored(p);
+      const sc = await openScorer(r.model);
+      const gscores = await sc.score(c.general);
+      await sc.dispose();
+      const means = segmentMeans(c.general, gscores, c.generalGroups);
+      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      const want = spec.keep * c.general.length;
+      const kept = [];
+      for (const g of order) { if (kept.length >= want) break; for (const i of means.get(g).sentences) kept.push(c.general[i]); }
+      const rng = new Rng(spec.seed + 77);
+      const tHeld = new Set(rng.sample(c.task.length, Math.round(0.2 * c.task.length)));
+      const kHeld = new Set(rng.sample(kept.length, Math.round(0.2 * kept.length)));
+      const jmodel = await fitModel({ method: jm, task: c.task.filter((_, i) => !tHeld.has(i)), general: kept.filter((_, i) => !kHeld.has(i)), seed: spec.seed, options: jo ? JSON.parse(jo) : {} });
+      const js = await openScorer(jmodel);
+      const a = await js.score(c.task.filter((_, i) => tHeld.has(i)));
+      const b = await js.score(kept.filter((_, i) => kHeld.has(i)));
+      await js.dispose();
+      figs.push({ p, auc: taskAuroc(a, b), r });
+    }
+    const best = figs.reduce((x, y) => (y.auc < x.auc ? y : x));
+    console.log(`  sep ${name}: ${figs.map((f) => `${f.p} ${f.auc.toFixed(4)}`).join(', ')}; chose ${best.p}`);
+    return best.r.scores;
+  }
   async function combined(m) {
     const kind = m.slice(0, 2);
     // One at a time: a stop~ component swaps the sentences while it fits.
@@ -564,7 +615,7 @@ for (const name of names) {
     // METHOD@CUT scores segments another way (segment-cut.js), e.g. tadpole@mean. Without
     // @, env CUT or the product's default: length-weighted, document context 15.
     const [sm, cut = process.env.CUT ?? 'lendoc:15'] = m.split('@');
-    const scores = sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
+    const scores = sm.startsWith('sep:') ? await separable(sm) : sm.startsWith('z:') || sm.startsWith('r:') ? await combined(sm) : (await scored(sm)).scores;
     const share = keptCharShare(scores, c, spec.keep, cut, spec);
     results[k].push(share);
     if (process.env.BREAKDOWN) {

@@ -21,6 +21,7 @@ import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
 import { avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
+import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -146,9 +147,13 @@ export function describeChoice(c: AutoChoice): string {
   return `auto: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
 }
 
-export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
-  needTask(ctx.task, 'auto');
-  needGeneral(ctx.general, 'auto (it contrasts the task with a corpus sample)');
+export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
+  needTask(given.task, 'auto');
+  needGeneral(given.general, 'auto (it contrasts the task with a corpus sample)');
+  // Tokens the task file adds and the corpus lacks would separate the task alone (artefacts.ts).
+  const artefacts = strOpt(given.options, 'artefacts', 'auto', ARTEFACT_MODES) === 'keep' ? [] : findTaskArtefacts(given.task, given.general);
+  if (artefacts.length > 0) given.log?.(describeArtefacts(artefacts));
+  const ctx: FitContext = artefacts.length > 0 ? { ...given, task: given.task.map((s) => stripArtefacts(s, artefacts)) } : given;
   const functionWords = functionWordFigures(ctx.task, ctx.general, strOpt(ctx.options, 'functionWords', 'auto', FUNCTION_WORD_MODES) as FunctionWordMode);
   ctx.log?.(describeFunctionWords(functionWords));
   const asked = parseCandidates(ctx.options.candidates ?? AUTO_DEFAULTS.candidates);
@@ -213,7 +218,7 @@ export async function fitAuto(ctx: FitContext): Promise<SelectorJSON> {
     }
   };
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts), ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}) } };
+  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
