@@ -10,7 +10,8 @@
  * after the default was chosen, to check it), corpora/suite-avoid/ (five check mixes with
  * and without `fit --avoid`) and corpora/suite-fresh/ (five mixes from pairings no other suite
  * uses, built after every choice, session 29) and corpora/suite-probe/ (a question task and four
- * more topics within a genre, session 30). Run: node scripts/make-suite.js
+ * more topics within a genre, session 30) and corpora/suite-raw/ (two suite tasks as their datasets
+ * ship them, labels kept, session 32). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
@@ -314,7 +315,26 @@ const avoidSuite = AVOIDED.map(([name, label]) => {
   };
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe]]) {
+// corpora/suite-raw (session 32): two suite tasks as their datasets ship them, the labels
+// kept: PhraseBank's "sentence .@neutral" lines and AG News's CSV rows read as plain lines
+// ("3","title","description"). A label on every task sentence, which no corpus sentence has,
+// separates the task alone (src/select/artefacts.ts).
+const RAW_TASKS = [
+  ['finance-phrasebank', 'PhraseBank as shipped: each sentence ends with "@" and its sentiment label.', (t) => { const { stripAfterLast: _s, ...rest } = t; return rest; }],
+  ['news-agnews', 'AG News test.csv read as plain lines: each row starts with its class number, the fields quoted.', (t) => ({ files: t.files, format: 'lines', dedupe: true })],
+];
+const rawSuite = RAW_TASKS.map(([name, about, task]) => {
+  const base = suite.find((s) => s.name === `suite-${name}`);
+  return {
+    ...base,
+    name: `suite-${name}-raw`,
+    description: `${base.description} The task raw: ${about}`,
+    task: task(base.task),
+    methods: [{ name: 'tadpole', title: 'tadpole (default)' }, { name: 'tadpole', title: 'default, task artefacts kept (--option artefacts=keep)', options: { artefacts: 'keep' } }, { name: 'classifier' }, { name: 'dsir' }, { name: 'random' }],
+  };
+});
+
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-raw', rawSuite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

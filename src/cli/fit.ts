@@ -46,7 +46,11 @@ const spec: CommandSpec = {
   notes: `The default (no --method, no --detector) contrasts the task with general text: --general with a
 sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn, in whole
 15-sentence segments), or nothing, and then a seeded sample of the corpus is drawn when you
-filter. It fits a logistic regression of task sentences against that sample (hashed word
+filter. Tokens the task file adds and the corpus sample lacks (a label, a row number, a prefix
+or separator: the first or last token of a quarter of the task sentences, or in half of them,
+and 100 times rarer there in the sample) are stripped from the task first and named on stderr
+(--option artefacts=keep keeps them): alone they would tell the task from the corpus and teach
+the regression nothing else. It fits a logistic regression of task sentences against that sample (hashed word
 1-2-grams and character 5-grams of each word, digits folded) and DSIR (models of the same hashed
 features in task and sample, scored per n-gram), scores by the mean of their z-scores, measures
 that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be

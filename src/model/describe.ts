@@ -3,6 +3,7 @@
  * figures (the candidates' held-out AUROC, the self-training moves, the corpus sample it was
  * completed from); a user auditing a nightly job should not have to read base64-laden JSON.
  */
+import { describeArtefacts, type TaskArtefact } from '../select/artefacts.js';
 import { autoChoiceOf, describeChoice } from '../select/auto.js';
 import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
@@ -25,6 +26,8 @@ export interface ModelSummary {
   selfTraining?: SelfTrainingRecord;
   functionWords?: FunctionWordFigures;
   avoid?: AvoidRecord;
+  /** Tokens stripped from the task before the fit (artefacts.ts). */
+  artefacts?: TaskArtefact[];
 }
 
 export function summarizeModel(model: ModelFile): ModelSummary {
@@ -48,6 +51,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
     ...(st.selfTraining ? { selfTraining: st.selfTraining as SelfTrainingRecord } : {}),
     ...(st.functionWords ? { functionWords: st.functionWords as FunctionWordFigures } : {}),
     ...(st.avoid ? { avoid: st.avoid as AvoidRecord } : {}),
+    ...(Array.isArray(st.artefacts) && st.artefacts.length > 0 ? { artefacts: st.artefacts as TaskArtefact[] } : {}),
   };
 }
 
@@ -66,6 +70,7 @@ export function describeModel(s: ModelSummary): string[] {
   if (s.counts.avoidSentences) lines.push(`avoid: ${s.counts.avoidSentences} sentences${files(s.counts.avoidFiles ?? [])}`);
   if (s.embedder) lines.push(`embedder: ${s.embedder}`);
   if (s.params && !s.choice) lines.push(`params: ${JSON.stringify(s.params)}`);
+  if (s.artefacts) lines.push(describeArtefacts(s.artefacts));
   if (s.functionWords) lines.push(describeFunctionWords(s.functionWords));
   if (s.choice) {
     lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `auto: using ${s.choice.chosen}, unmeasured`);

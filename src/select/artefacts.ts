@@ -76,40 +76,53 @@ export function findTaskArtefacts(task: readonly string[], general: readonly str
   const t = countPlaces(task);
   const g = countPlaces(general);
   const out: TaskArtefact[] = [];
-  for (const place of ['first', 'last', 'any'] as const) {
+  const anywhere = new Set<string>();
+  // `any` first: a token stripped wherever it is needs no entry for the edges.
+  for (const place of ['any', 'first', 'last'] as const) {
     const least = place === 'any' ? ARTEFACT_DEFAULTS.anyShare : ARTEFACT_DEFAULTS.edgeShare;
     for (const [token, n] of t[place]) {
-      if (n < ARTEFACT_DEFAULTS.minSentences) continue;
+      if (n < ARTEFACT_DEFAULTS.minSentences || (place !== 'any' && anywhere.has(token))) continue;
       const taskShare = n / t.sentences;
       const corpusShare = (g[place].get(token) ?? 0) / g.sentences;
-      if (taskShare >= least && corpusShare * ARTEFACT_DEFAULTS.ratio <= taskShare) out.push({ token, place, taskShare, corpusShare });
+      if (taskShare >= least && corpusShare * ARTEFACT_DEFAULTS.ratio <= taskShare) {
+        out.push({ token, place, taskShare, corpusShare });
+        if (place === 'any') anywhere.add(token);
+      }
     }
   }
   return out.sort((a, b) => b.taskShare - a.taskShare || (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
 }
 
 /**
- * The sentence without its artefact tokens (each replaced by a space; what lies between
- * tokens stays). A sentence left with no token keeps its text: an empty task sentence would
- * tell nothing, and one that is all artefact is rare.
+ * The sentence without its artefact tokens. A first (last) token goes with what separates it
+ * from the next (previous) one ("Claim: ", "\t", " [SEP]"); one inside the sentence leaves a
+ * space. A sentence left with no token keeps its text: an empty task sentence would tell
+ * nothing, and one that is all artefact is rare.
  */
 export function stripArtefacts(sentence: string, artefacts: readonly TaskArtefact[]): string {
   if (artefacts.length === 0) return sentence;
   const spans = [...sentence.matchAll(TOKEN)];
-  if (spans.length === 0) return sentence;
-  const drop = (k: string, place: ArtefactPlace) => artefacts.some((a) => a.token === k && (a.place === 'any' || a.place === place));
-  let out = '';
-  let at = 0;
-  let kept = 0;
-  spans.forEach((m, i) => {
+  const last = spans.length - 1;
+  const drop = spans.map((m, i) => {
     const k = keyOf(m[0]);
-    const place = i === 0 ? 'first' : i === spans.length - 1 ? 'last' : 'any';
-    const gone = drop(k, place) || (spans.length === 1 && drop(k, 'last'));
-    out += sentence.slice(at, m.index) + (gone ? ' ' : m[0]);
-    if (!gone) kept++;
-    at = (m.index as number) + m[0].length;
+    return artefacts.some((a) => a.token === k && (a.place === 'any' || (a.place === 'first' && i === 0) || (a.place === 'last' && i === last)));
   });
-  return kept === 0 ? sentence : (out + sentence.slice(at)).trim();
+  let from = 0;
+  while (from <= last && drop[from]) from++;
+  let to = last;
+  while (to >= from && drop[to]) to--;
+  if (from > to) return sentence;
+  const start = from === 0 ? 0 : (spans[from]!.index as number);
+  const end = to === last ? sentence.length : (spans[to]!.index as number) + spans[to]![0].length;
+  let out = '';
+  let at = start;
+  for (let i = from; i <= to; i++) {
+    if (!drop[i]) continue;
+    const m = spans[i]!;
+    out += `${sentence.slice(at, m.index)} `;
+    at = (m.index as number) + m[0].length;
+  }
+  return out + sentence.slice(at, end);
 }
 
 export function describeArtefacts(found: readonly TaskArtefact[]): string {

@@ -141,7 +141,9 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   const fresh = specsIn('suite-fresh');
   // corpora/suite-probe: a question task and four more topics within a genre (session 30).
   const probe = specsIn('suite-probe');
-  for (const f of [...files, ...hard, ...check, ...avoided, ...fresh, ...probe]) {
+  // corpora/suite-raw: two suite tasks as their datasets ship them, labels kept (session 32).
+  const raw = specsIn('suite-raw');
+  for (const f of [...files, ...hard, ...check, ...avoided, ...fresh, ...probe, ...raw]) {
     const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;
     it(`${f} is valid, names existing files, puts ${100 * least}-40% of the bytes in-domain, and keeps no more than that`, () => {
       const s = loadSpec(f);
@@ -161,6 +163,17 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
       const avoid = s.methods.find((m) => m.avoid)!.avoid!;
       expect(avoid).toMatchObject({ maxSentences: 200, split: { part: 'held-out' } });
       expect(s.sources.some((x) => x.files.join() === avoid.files.join() && x.split?.part === 'rest' && JSON.stringify(x.where) === JSON.stringify(avoid.where))).toBe(true);
+    }
+  });
+  it('the raw suite gives two suite mixes their task as shipped, labels kept, and measures the default with and without stripping them', () => {
+    expect(raw).toHaveLength(2);
+    for (const f of raw) {
+      const s = loadSpec(f);
+      const base = loadSpec(f.replace('../suite-raw/', '').replace('-raw.json', '.json'));
+      expect(s.sources).toEqual(base.sources);
+      expect(s.task.files).toEqual(base.task.files);
+      expect(s.task).not.toEqual(base.task);
+      expect(s.methods.map((m) => m.options?.artefacts ?? null)).toContain('keep');
     }
   });
   it('the fresh suite takes every task from files none of its mix reads', () => {
