@@ -13,26 +13,14 @@
 // usage: node scripts/research/separability.js [SPEC...]   (default: every spec of SUITE_DIR,
 //   default corpora/suite; the mix cached by suite.js: run suite.js on it first)
 //   env PARTS=source|words|style, K=8, JUDGE=classifier:{"rounds":0}
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { loadSpec } from '../../dist/eval/spec.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { auroc } from '../../dist/detect/metrics.js';
 import { Rng } from '../../dist/core/rng.js';
 import { groupText } from '../../dist/inspect/groups.js';
 import { FUNCTION_WORDS } from '../../dist/text/function-words.js';
+import { cachedMix, specNames } from './suite-cache.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const SUITE = join(ROOT, process.env.SUITE_DIR ?? 'corpora/suite');
-const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(SUITE).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
-// suite.js's cache key (its CODE_KEY, then the spec).
-const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
-  .digest('hex')
-  .slice(0, 12);
 const PARTS = process.env.PARTS ?? 'source';
 const K = Number(process.env.K ?? 8);
 const [judgeMethod, judgeOptions] = (process.env.JUDGE ?? 'classifier:{"rounds":0}').split(/:(.*)/s);
@@ -68,15 +56,12 @@ async function heldOutAuroc(task, part, seed) {
   return auroc(s, Uint8Array.from(s, (_, i) => (i < th.length ? 0 : 1)));
 }
 
-for (const name of names) {
-  const spec = await loadSpec(join(SUITE, `${name}.json`));
-  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
-  const file = join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`, 'cache.json');
-  if (!existsSync(file)) {
+for (const { name, file } of specNames(process.argv.slice(2))) {
+  const { spec, c } = await cachedMix(file);
+  if (!c) {
     console.log(`${name}: no cached mix (run SUITE_DIR=... node scripts/research/suite.js random on it first)`);
     continue;
   }
-  const c = JSON.parse(readFileSync(file, 'utf8'));
   const labelOf = (i) => c.labels[c.segs[c.generalGroups[i]][0]];
   const inLabel = c.labels[c.inIdx];
   if (PARTS === 'source') {
