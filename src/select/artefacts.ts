@@ -16,7 +16,7 @@
  * real tokens are well below: "does" first in 20% of a task of questions (0.14% of the corpus's
  * first tokens), "et" and "al" in 40% of a task of citation sentences (0.13-0.19%); none is
  * removed, and every suite figure stays the same to the digit. It can misfire on a task about
- * one thing whose domain is under about half a percent of the corpus (a word in half the task,
+ * one thing whose domain is under about one percent of the corpus (a word in half the task,
  * 100 times rarer in the sample): the fit names what it strips, and artefacts=keep keeps it.
  */
 
