@@ -8,31 +8,22 @@
 // usage: node scripts/research/oracle.js [SPEC...]   (default: every corpora/suite spec;
 //   the mix cached by suite.js). env AS=news:finance counts label finance as news too;
 //   SUITE_DIR=corpora/suite-check reads another suite's specs.
-import { readFileSync, readdirSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitLogistic, CLASSIFIER_DEFAULTS } from '../../dist/select/classifier.js';
 import { NgramHasher } from '../../dist/text/fast-ngrams.js';
+import { cacheDir, specNames } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
-const ROOT = new URL('../../', import.meta.url).pathname;
-const SUITE = join(ROOT, process.env.SUITE_DIR ?? 'corpora/suite');
-const names = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(SUITE).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
-const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
-  .digest('hex')
-  .slice(0, 12);
 const [asLabel, extra] = (process.env.AS ?? ':').split(':');
 
-for (const name of names) {
-  const spec = await loadSpec(join(SUITE, `${name}.json`));
-  // suite.js's cache key (its CODE_KEY, then the spec): run suite.js on the mix first.
-  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
-  const dir = join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
+for (const { name, file } of specNames(process.argv.slice(2))) {
+  const spec = await loadSpec(file);
+  // The mix suite.js cached: run suite.js on it first.
+  const dir = cacheDir(spec);
   const docLabel = readFileSync(join(dir, 'mix.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source);
   const inDomain = (l) => l === spec.inDomain || (asLabel === spec.inDomain && l === extra);
   const sentences = [];

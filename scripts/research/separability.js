@@ -1,7 +1,7 @@
 // Separability by part of the corpus (issue 10, session 32): how well does a classifier tell the
 // task from each part of the general sample? For each part, the held-out AUROC (20% of the task,
 // 20% of the part) of a task-vs-part fit of JUDGE (default the classifier without
-// self-training): 0.5 = the part reads as the task. Is the in-domain part the least separable?
+// self-training), measured as `auto` measures a candidate (chooseCandidate): 0.5 = the part reads as the task. Is the in-domain part the least separable?
 //
 // PARTS=source: the sample split by the mix's labels (an oracle: no user has them);
 // PARTS=words: the sample's segments grouped as `tadpole inspect` groups text (LSA of word
@@ -12,18 +12,16 @@
 //
 // usage: node scripts/research/separability.js [SPEC...]   (default: every spec of SUITE_DIR,
 //   default corpora/suite; the mix cached by suite.js: run suite.js on it first)
-//   env PARTS=source|words|style, K=8, JUDGE=classifier:{"rounds":0}
-import { fitModel } from '../../dist/model/fit.js';
-import { openScorer } from '../../dist/model/open.js';
-import { auroc } from '../../dist/detect/metrics.js';
-import { Rng } from '../../dist/core/rng.js';
+//   env PARTS=source|words|style, K=8, JUDGE=classifier:rounds=0
+import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
 import { groupText } from '../../dist/inspect/groups.js';
 import { FUNCTION_WORDS } from '../../dist/text/function-words.js';
 import { cachedMix, specNames } from './suite-cache.js';
 
 const PARTS = process.env.PARTS ?? 'source';
 const K = Number(process.env.K ?? 8);
-const [judgeMethod, judgeOptions] = (process.env.JUDGE ?? 'classifier:{"rounds":0}').split(/:(.*)/s);
+/** A component spec, as in --option candidates (component-spec.ts). */
+const JUDGE = process.env.JUDGE ?? 'classifier:rounds=0';
 
 const FW = new Set(FUNCTION_WORDS);
 const PUNCT = { '.': 'qdot', ',': 'qcomma', '?': 'qques', '!': 'qexcl', '"': 'qquote', '\u201c': 'qquote', '\u201d': 'qquote', "'": 'qapos', '(': 'qparen', ')': 'qparen', ':': 'qcolon', ';': 'qsemi', '-': 'qdash', $: 'qdollar', '%': 'qpct' };
@@ -40,20 +38,10 @@ function styleOf(s) {
   return out.join(' ');
 }
 
-function split(xs, seed) {
-  const held = new Set(new Rng(seed).sample(xs.length, Math.round(0.2 * xs.length)));
-  return [xs.filter((_, i) => !held.has(i)), xs.filter((_, i) => held.has(i))];
-}
-
+/** Held-out AUROC of JUDGE fitted on the task against the part, as `auto` measures a candidate. */
 async function heldOutAuroc(task, part, seed) {
-  const [tt, th] = split(task, seed + 11);
-  const [pt, ph] = split(part, seed + 12);
-  const model = await fitModel({ method: judgeMethod, task: tt, general: pt, seed, options: judgeOptions ? JSON.parse(judgeOptions) : {} });
-  const scorer = await openScorer(model);
-  const s = await scorer.score([...th, ...ph]);
-  await scorer.dispose();
-  // Lower scores are more task-like: the held-out part counts as the positives.
-  return auroc(s, Uint8Array.from(s, (_, i) => (i < th.length ? 0 : 1)));
+  const choice = await chooseCandidate({ task, general: part, seed, options: {} }, [JUDGE], AUTO_DEFAULTS.holdout);
+  return choice.candidates[0].auroc;
 }
 
 for (const { name, file } of specNames(process.argv.slice(2))) {

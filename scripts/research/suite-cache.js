@@ -1,5 +1,5 @@
-// The mixes suite.js caches in $TMPDIR/tadpole-research/suite, for scripts that read them
-// without refitting: the cache key is suite.js's (its CODE_KEY, then the spec).
+// Where suite.js caches its mixes ($TMPDIR/tadpole-research/suite), for suite.js itself and the
+// scripts that read its mixes without refitting (oracle.js, separability.js, task-tokens.js).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -7,10 +7,43 @@ import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The cache is keyed on the spec and the code that builds and splits the mix: a cache built
+ * by an older splitter gave a suite table 0.4 points off the eval's (mean 88.2 against 88.6)
+ * with nothing to say it was stale.
+ */
 const CODE_KEY = createHash('sha256')
   .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
+
+/** The folder of a spec's cached mix. */
+export function cacheDir(spec) {
+  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
+  return join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
+}
+
+/**
+ * TASKFORM=f (session 32): the task in a form no corpus sentence has, the issue's held-out mix B
+ * kind (a task-vs-corpus regression near random, DSIR far above it): prefix ("Claim: " before
+ * every task sentence), suffix (" [SEP]" after it), id ("1234\t" before it, the row's number),
+ * upper (upper-cased), quoted (in double quotes), label ("positive\t" or "negative\t" before
+ * it, by the sentence's parity).
+ */
+export const TASK_FORMS = {
+  prefix: (t) => `Claim: ${t}`,
+  suffix: (t) => `${t} [SEP]`,
+  id: (t, i) => `${1000 + i}\t${t}`,
+  upper: (t) => t.toUpperCase(),
+  quoted: (t) => `"${t}"`,
+  label: (t, i) => `${i % 2 ? 'negative' : 'positive'}\t${t}`,
+};
+
+/** The task in env TASKFORM's form, or as it is. */
+export function taskInForm(task) {
+  return process.env.TASKFORM ? task.map(TASK_FORMS[process.env.TASKFORM]) : task;
+}
 
 /** The specs to read: the names given, else every spec of SUITE_DIR (default corpora/suite). */
 export function specNames(argv) {
@@ -21,11 +54,10 @@ export function specNames(argv) {
 
 /**
  * The spec and its cached mix ({ labels, inIdx, segs, sentences, task, general, generalGroups }),
- * or undefined when suite.js has not cached it yet.
+ * or the spec alone when suite.js has not cached it yet.
  */
 export async function cachedMix(file) {
   const spec = await loadSpec(file);
-  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
-  const cache = join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`, 'cache.json');
+  const cache = join(cacheDir(spec), 'cache.json');
   return existsSync(cache) ? { spec, c: JSON.parse(readFileSync(cache, 'utf8')) } : { spec };
 }

@@ -33,10 +33,8 @@
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
 // env (session 29): KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
@@ -54,24 +52,11 @@ import { auroc } from '../../dist/detect/metrics.js';
 import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-words.js';
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
+import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
+import { cacheDir, taskInForm } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
-
-/**
- * The cache is keyed on the spec and the code that builds and splits the mix: a cache built
- * by an older splitter gave a suite table 0.4 points off the eval's (mean 88.2 against 88.6)
- * with nothing to say it was stale.
- */
-const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
-  .digest('hex')
-  .slice(0, 12);
-
-function cacheDir(spec) {
-  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
-  return join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
-}
 
 async function load(spec) {
   const dir = cacheDir(spec);
@@ -257,20 +242,8 @@ for (const name of names) {
   }
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
   if (process.env.TASK) c.task = new Rng(spec.seed + 9).sample(c.task.length, Math.min(c.task.length, Number(process.env.TASK))).sort((a, b) => a - b).map((i) => c.task[i]);
-  // TASKFORM=f (session 32): the task in a form no corpus sentence has, the issue's held-out
-  // mix B kind (a task-vs-corpus regression near random, DSIR far above it): prefix ("Claim: "
-  // before every task sentence), suffix (" [SEP]" after it), id ("1234\t" before it, the row's
-  // number), upper (upper-cased), quoted (in double quotes), label ("positive\t" or
-  // "negative\t" before it, by the sentence's parity).
-  const FORMS = {
-    prefix: (t) => `Claim: ${t}`,
-    suffix: (t) => `${t} [SEP]`,
-    id: (t, i) => `${1000 + i}\t${t}`,
-    upper: (t) => t.toUpperCase(),
-    quoted: (t) => `"${t}"`,
-    label: (t, i) => `${i % 2 ? 'negative' : 'positive'}\t${t}`,
-  };
-  if (process.env.TASKFORM) c.task = c.task.map(FORMS[process.env.TASKFORM]);
+  // TASKFORM=f (session 32): the task in a form the corpus lacks (suite-cache.js, TASK_FORMS).
+  c.task = taskInForm(c.task);
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
   // MARKUP=skip (session 20): what features that skip markup tags and placeholders (<unk>,
   // <p>, </b>, [UNK]) would do, simulated by blanking them in every sentence a method sees
@@ -510,14 +483,13 @@ for (const name of names) {
   /**
    * sep:A|B|... (session 32): fit every part, take the share kept of the general sample's
    * segments under each (its most task-like segments, as the filter would keep them), and
-   * measure how well a fresh classifier (SEP_JUDGE, default classifier:{"rounds":0}) tells
-   * held-out task sentences from held-out sentences of that kept sample (AUROC, 0.5 = the kept
-   * text reads as the task). The part whose kept sample is least separable is chosen.
+   * measure how well a fresh classifier (SEP_JUDGE, a component spec, default
+   * classifier:rounds=0) tells held-out task sentences from held-out sentences of that kept
+   * sample, as `auto` measures a candidate (AUROC, 0.5 = the kept text reads as the task). The part whose kept sample is least separable is chosen.
    */
   async function separable(m) {
     const parts = m.slice(4).split('|');
-    const judge = process.env.SEP_JUDGE ?? 'classifier:{"rounds":0}';
-    const [jm, jo] = judge.split(/:(.*)/s);
+    const judge = process.env.SEP_JUDGE ?? 'classifier:rounds=0';
     const figs = [];
     for (const p of parts) {
       const r = await scored(p);
@@ -529,15 +501,8 @@ for (const name of names) {
       const want = spec.keep * c.general.length;
       const kept = [];
       for (const g of order) { if (kept.length >= want) break; for (const i of means.get(g).sentences) kept.push(c.general[i]); }
-      const rng = new Rng(spec.seed + 77);
-      const tHeld = new Set(rng.sample(c.task.length, Math.round(0.2 * c.task.length)));
-      const kHeld = new Set(rng.sample(kept.length, Math.round(0.2 * kept.length)));
-      const jmodel = await fitModel({ method: jm, task: c.task.filter((_, i) => !tHeld.has(i)), general: kept.filter((_, i) => !kHeld.has(i)), seed: spec.seed, options: jo ? JSON.parse(jo) : {} });
-      const js = await openScorer(jmodel);
-      const a = await js.score(c.task.filter((_, i) => tHeld.has(i)));
-      const b = await js.score(kept.filter((_, i) => kHeld.has(i)));
-      await js.dispose();
-      figs.push({ p, auc: taskAuroc(a, b), r });
+      const choice = await chooseCandidate({ task: c.task, general: kept, seed: spec.seed, options: {} }, [judge], AUTO_DEFAULTS.holdout);
+      figs.push({ p, auc: choice.candidates[0].auroc, r });
     }
     const best = figs.reduce((x, y) => (y.auc < x.auc ? y : x));
     console.log(`  sep ${name}: ${figs.map((f) => `${f.p} ${f.auc.toFixed(4)}`).join(', ')}; chose ${best.p}`);

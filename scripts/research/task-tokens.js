@@ -5,25 +5,11 @@
 // 25% (first, last): this shows how near a suite task's real tokens come.
 //
 // usage: node scripts/research/task-tokens.js [SPEC...]   (SUITE_DIR as suite.js; the mix cached
-//   by suite.js). env TASKFORM=prefix|suffix|label|id gives the task in that form, as suite.js does.
-import { cachedMix, specNames } from './suite-cache.js';
+//   by suite.js). env TASKFORM gives the task in that form, as suite.js does (suite-cache.js).
+import { countPlaces } from '../../dist/select/artefacts.js';
+import { cachedMix, specNames, taskInForm } from './suite-cache.js';
 
-const FORMS = { prefix: (t) => `Claim: ${t}`, suffix: (t) => `${t} [SEP]`, id: (t, i) => `${1000 + i}\t${t}`, label: (t, i) => `${i % 2 ? 'negative' : 'positive'}\t${t}` };
 const RATIO = Number(process.env.RATIO ?? 30);
-const tokens = (s) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.replace(/\p{N}/gu, '0'));
-
-function places(sentences) {
-  const out = { any: new Map(), first: new Map(), last: new Map() };
-  const add = (m, k) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (const s of sentences) {
-    const t = tokens(s);
-    if (t.length === 0) continue;
-    for (const k of new Set(t)) add(out.any, k);
-    add(out.first, t[0]);
-    add(out.last, t[t.length - 1]);
-  }
-  return out;
-}
 
 for (const { name, file } of specNames(process.argv.slice(2))) {
   const { c } = await cachedMix(file);
@@ -31,9 +17,9 @@ for (const { name, file } of specNames(process.argv.slice(2))) {
     console.log(`${name}: no cached mix (run suite.js on it first)`);
     continue;
   }
-  const task = process.env.TASKFORM ? c.task.map(FORMS[process.env.TASKFORM]) : c.task;
-  const T = places(task);
-  const G = places(c.general);
+  const task = taskInForm(c.task);
+  const T = countPlaces(task);
+  const G = countPlaces(c.general);
   const cols = ['any', 'first', 'last'].map((place) => {
     const rows = [];
     for (const [k, n] of T[place]) {

@@ -52,14 +52,15 @@ function keyOf(token: string): string {
   return token.toLowerCase().replace(DIGIT, '0');
 }
 
-interface PlaceCounts {
+/** In how many sentences each token is the first, the last, or anywhere. */
+export interface PlaceCounts {
   first: Map<string, number>;
   last: Map<string, number>;
   any: Map<string, number>;
   sentences: number;
 }
 
-function countPlaces(sentences: readonly string[]): PlaceCounts {
+export function countPlaces(sentences: readonly string[]): PlaceCounts {
   const c: PlaceCounts = { first: new Map(), last: new Map(), any: new Map(), sentences: sentences.length };
   const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   for (const s of sentences) {
