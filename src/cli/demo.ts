@@ -19,9 +19,9 @@ const spec: CommandSpec = {
   summary: 'fit on a real task (ChemProt, biomedical) and filter a real mixed corpus; print where the kept text came from',
   usage: 'tadpole demo [--dir tadpole-demo] [--docs 400] [--keep 0.2]',
   flags: [
-    { name: 'dir', type: 'string', arg: 'DIR', default: 'tadpole-demo', help: 'Where the corpus, model, kept text and stats are written' },
-    { name: 'docs', type: 'int', arg: 'N', default: 400, help: 'Documents per source in the mixed corpus' },
-    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share of sentences to keep' },
+    { name: 'dir', role: 'output-dir', type: 'string', arg: 'DIR', default: 'tadpole-demo', help: 'Where the corpus, model, kept text and stats are written' },
+    { name: 'docs', min: 1, type: 'int', arg: 'N', default: 400, help: 'Documents per source in the mixed corpus' },
+    { name: 'keep', min: 0.01, max: 1, type: 'number', arg: 'SHARE', default: 0.2, help: 'Share of sentences to keep' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed' },
   ],
   notes: 'Needs the shared corpora folder: ../shared beside the checkout, or $TADPOLE_SHARED.',

@@ -98,6 +98,7 @@ export interface CompleteOptions {
    */
   keep?: number;
   log?: (line: string) => void;
+  signal?: AbortSignal;
 }
 
 /**
@@ -143,6 +144,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     generalFiles: [],
     ...(c.avoid?.length ? { avoid: c.avoid, avoidFiles: model.counts.avoidFiles ?? [] } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   return {
     ...fitted,

@@ -20,6 +20,8 @@ export interface FitOptions {
   avoid?: string[];
   avoidFiles?: string[];
   log?: (line: string) => void;
+  /** SIGINT/SIGTERM: the fit stops between its steps (core/pause.ts). */
+  signal?: AbortSignal;
   /** Options the fit never read (unread-options.ts); without it, they are a warning on log. */
   onUnreadOptions?: (keys: string[]) => void;
 }
@@ -56,6 +58,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
       seed: opts.seed,
       options: options.tracked,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const unread = options.unread();
     if (unread.length) {

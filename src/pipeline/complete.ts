@@ -10,6 +10,7 @@ import { readModel, writeModel, type CompletionSample, type ModelFile } from '..
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
+import { throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -30,6 +31,10 @@ export interface CompleteFromCorpusOptions {
   spool?: WriteStream;
   embedder?: Partial<EmbedderSpec>;
   log?: (line: string) => void;
+  /** The fit's own lines (its choice, every self-training round, warnings); default: log. */
+  detail?: (line: string) => void;
+  /** SIGINT/SIGTERM: stop between the sampling and the fit's steps (throws Interrupted). */
+  signal?: AbortSignal;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
@@ -64,7 +69,10 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs, reader)} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
-  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  throwIfAborted(opts.signal);
+  const detail = opts.detail ?? opts.log;
+  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
 }
 

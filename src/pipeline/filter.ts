@@ -7,6 +7,7 @@ import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
+import { trackTemp, untrackTemp } from '../io/atomic.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
@@ -16,7 +17,7 @@ import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
 import { Progress } from './progress.js';
-import { RunWriter, writeKeptRuns } from './runs.js';
+import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
@@ -42,6 +43,8 @@ export interface FilterOptions {
   /** Continuous weights (the paper's λ): every segment written with its weight. */
   weights?: { C: number; alpha: number };
   sink: Sink;
+  /** How kept runs are written (runs.ts); default 'input'. --weights always writes JSONL. */
+  outFormat?: OutFormat;
   stdin?: Readable;
   /** Scratch folder for the spill and the stdin spool (default: a temp folder, removed after). */
   workDir?: string;
@@ -55,6 +58,8 @@ export interface FilterOptions {
   signal?: AbortSignal;
   /** One-line notes for stderr (what the completion of a model without --general did). */
   log?: (line: string) => void;
+  /** The completion's fit, step by step (every self-training round); its warnings too. Default: log. */
+  detail?: (line: string) => void;
   /**
    * With more than one scoring thread, plain input files of at least this many bytes in all
    * are cut into ranges that the threads filter apart (range-filter.ts); default
@@ -91,7 +96,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   checkFilterOptions(opts);
   const ownWork = opts.workDir === undefined;
-  const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
+  const work = opts.workDir ?? trackTemp(mkdtempSync(join(tmpdir(), 'tadpole-')));
   const spoolPath = join(work, 'stdin.spool');
   const usesStdin = opts.inputs.includes(STDIN);
   let scorer: Scoring;
@@ -104,7 +109,7 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
     }
     const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
       await closeSpool(spool);
       spooledByCompletion = true;
@@ -112,7 +117,10 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
   } catch (err) {
     await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened
-    if (ownWork) rmSync(work, { recursive: true, force: true });
+    if (ownWork) {
+      rmSync(work, { recursive: true, force: true });
+      untrackTemp(work);
+    }
     throw err;
   }
   const tOpen = performance.now();
@@ -157,7 +165,10 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     throw err;
   } finally {
     if (!opts.scorer) await scorer.dispose();
-    if (ownWork) rmSync(work, { recursive: true, force: true });
+    if (ownWork) {
+      rmSync(work, { recursive: true, force: true });
+      untrackTemp(work);
+    }
   }
   stats.closedEarly = opts.sink.closedEarly;
   stats.seconds.total = (performance.now() - t0) / 1000;
@@ -221,6 +232,7 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
     keepBy: opts.keepBy,
     ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
     sink: opts.sink,
+    ...(opts.outFormat ? { outFormat: opts.outFormat } : {}),
     ...(opts.progress ? { progress: opts.progress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     work,
@@ -273,7 +285,7 @@ function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: strin
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
 async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
-  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader), stats);
+  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), stats);
   if (!opts.sink.closedEarly) done();
 }
 
@@ -281,7 +293,7 @@ async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string
 async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
-  const writer = new RunWriter(opts.sink, opts.reader, true);
+  const writer = new RunWriter(opts.sink, opts.reader, 'jsonl');
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath);
   await forEachSegmentedDoc(read, o, async (doc, seg) => {
     stats.documents.total++;
@@ -305,7 +317,7 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
 async function streamingPass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
-  const writer = new RunWriter(opts.sink, opts.reader);
+  const writer = new RunWriter(opts.sink, opts.reader, opts.outFormat);
   const progress = new Progress('filter', opts.inputs, opts.progress);
   const cut = { threshold, tieId: Number.MAX_SAFE_INTEGER };
   let nextId = 0;

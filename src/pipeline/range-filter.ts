@@ -12,7 +12,7 @@ import { Moments } from './passes.js';
 import { ScoringPool, type RangeTask } from './pool.js';
 import { Progress } from './progress.js';
 import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
-import { addTally, emptyTally, type KeepTally } from './runs.js';
+import { addTally, emptyTally, type KeepTally, type OutFormat } from './runs.js';
 
 /**
  * Below this much input the pool's batches are used instead: ranges pay off when each
@@ -37,6 +37,7 @@ export interface RangeFilterOptions {
   keepBy: KeepBy;
   batchSentences?: number;
   sink: Sink;
+  outFormat?: OutFormat;
   progress?: (line: string) => void;
   signal?: AbortSignal;
   /** Scratch folder: each range's spill, doc index and output part. */
@@ -107,7 +108,7 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
     let firstId = 0;
     let firstDoc = 0;
     const emits: RangeEmitJob[] = jobs.map((job, i) => {
-      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`) };
+      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
       firstId += scored[i]!.segments;
       firstDoc += scored[i]!.docs;
       return e;

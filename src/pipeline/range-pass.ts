@@ -5,7 +5,7 @@ import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { Interrupted } from '../shard/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
-import { emptyTally, RunWriter, type KeepTally } from './runs.js';
+import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreBatches, splitBatches } from './scored.js';
 
 /**
@@ -32,6 +32,7 @@ export interface RangeEmitJob extends RangeJob {
   firstId: number;
   firstDoc: number;
   partPath: string;
+  outFormat?: OutFormat;
 }
 
 export interface RangeScored {
@@ -76,7 +77,7 @@ export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: R
 export async function emitRange(job: RangeEmitJob, hooks: RangeHooks): Promise<RangeEmitted> {
   const counters = new ReadCounters();
   const sink = Sink.toFile(job.partPath);
-  const writer = new RunWriter(sink, job.reader);
+  const writer = new RunWriter(sink, job.reader, job.outFormat);
   const tally = emptyTally();
   try {
     const read = (triage: Triage | undefined) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}) });
