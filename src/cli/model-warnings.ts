@@ -33,7 +33,7 @@ export function warnKeep(model: ModelFile, keep: number, cuts: boolean, warn: (l
   if (!cuts || keep === 0 || !model.selector || !selfTrains(model.method, model.fit.options)) return;
   const fitted = fittedKeep(model.fit.options);
   if (fitted === undefined || (keep <= 2 * fitted && keep >= fitted / 2)) return;
-  warn(`this model's self-training was sized for keeping ${pct(fitted)} (fit --keep ${fitted}), and this filter keeps ${pct(keep)}: refit with --keep ${keep}, or fit without --general so that filter sizes it`);
+  warn(`this model's self-training was sized for keeping ${pct(fitted)} (fit --keep ${fitted}${typeof model.fit.options.keep === 'number' ? '' : ', its default'}), and this filter keeps ${pct(keep)}: refit with --keep ${keep}, or fit without --general so that filter sizes it`);
 }
 
 function pct(x: number): string {
