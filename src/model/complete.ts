@@ -98,7 +98,6 @@ export interface CompleteOptions {
    */
   keep?: number;
   log?: (line: string) => void;
-  signal?: AbortSignal;
 }
 
 /**
@@ -144,7 +143,6 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     generalFiles: [],
     ...(c.avoid?.length ? { avoid: c.avoid, avoidFiles: model.counts.avoidFiles ?? [] } : {}),
     ...(opts.log ? { log: opts.log } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   return {
     ...fitted,

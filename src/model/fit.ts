@@ -20,8 +20,6 @@ export interface FitOptions {
   avoid?: string[];
   avoidFiles?: string[];
   log?: (line: string) => void;
-  /** SIGINT/SIGTERM: the fit stops between its steps (core/pause.ts). */
-  signal?: AbortSignal;
   /** Options the fit never read (unread-options.ts); without it, they are a warning on log. */
   onUnreadOptions?: (keys: string[]) => void;
 }
@@ -58,7 +56,6 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
       seed: opts.seed,
       options: options.tracked,
       ...(opts.log ? { log: opts.log } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const unread = options.unread();
     if (unread.length) {

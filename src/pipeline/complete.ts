@@ -1,16 +1,20 @@
 import { existsSync, type WriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
-import { TadpoleError } from '../core/errors.js';
+import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { isDelimited, resolveFormat, type ReaderOptions } from '../io/documents.js';
 import { isSeekableText, sniffFile } from '../io/format/magic.js';
 import { STDIN } from '../io/input.js';
-import { completeModel, needsCompletion } from '../model/complete.js';
+import { completeModel, needsCompletion, type CompleteOptions } from '../model/complete.js';
+import type { SentenceSample } from '../io/sample.js';
+import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
-import { throwIfAborted } from '../shard/interrupt.js';
+import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -71,7 +75,10 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   throwIfAborted(opts.signal);
   const detail = opts.detail ?? opts.log;
-  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const completeOpts = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}) };
+  // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
+  // synchronous work there leave this thread free to stop at once on Ctrl-C.
+  const completed = opts.signal ? await completeOffThread(model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
   throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
 }
@@ -106,4 +113,40 @@ export async function completeInRunDir(model: ModelFile, inputs: string[], reade
   }
   ledger.event(null, 'complete', `${done.model.method} completed from ${done.info!.sentences} corpus sentences (${done.info!.sampler}), fingerprint ${fp}`);
   return done;
+}
+
+/** completeModel on a worker thread; an abort terminates the worker and throws Interrupted. */
+async function completeOffThread(model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
+  // Functions do not cross to a worker: the embedder's log stays here.
+  const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
+  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}) };
+  const worker = new Worker(completionWorkerScript(), { workerData: job });
+  let onAbort = (): void => undefined;
+  try {
+    return await new Promise<ModelFile>((resolve, reject) => {
+      onAbort = () => {
+        reject(new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'SIGINT'));
+        void worker.terminate();
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', (m: CompletionReply) => {
+        if ('log' in m) opts.log?.(m.log);
+        else if ('model' in m) resolve(m.model);
+        else reject(m.error.code ? new TadpoleError(m.error.code as TadpoleErrorCode, m.error.message) : new Error(m.error.message));
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new TadpoleError('TADPOLE_INTERNAL', `the completion worker stopped (exit ${code}) before it sent the model`)));
+    });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    void worker.terminate();
+  }
+}
+
+/** The compiled worker beside this module; from the TypeScript sources (tests), the one in dist/. */
+function completionWorkerScript(): URL {
+  const here = new URL('./complete-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  return new URL('../../dist/pipeline/complete-worker.js', import.meta.url);
 }

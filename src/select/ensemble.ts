@@ -9,7 +9,6 @@
  * or a tadpole detector name (knn-ratio, task-knn, iforest, ...), fitted with the same
  * task, general sample, embedder and seed.
  */
-import { pausePoint } from '../core/pause.js';
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { parseComponentSpec } from './component-spec.js';
@@ -62,7 +61,6 @@ export async function fitEnsemble(ctx: FitContext, names: string[], shared: Reco
   const calib = ctx.general.length <= CALIBRATION_SENTENCES ? ctx.general : new Rng(ctx.seed + 2).sample(ctx.general.length, CALIBRATION_SENTENCES).sort((a, b) => a - b).map((i) => ctx.general[i] as string);
   const parts: PartJSON[] = [];
   for (const name of names) {
-    await pausePoint(ctx.signal);
     const { factory, options } = await factoryOf(name);
     const selector = await factory.fit({ ...ctx, options: { ...shared, ...options } });
     const scorer = await factory.load(selector, { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} });

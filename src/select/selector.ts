@@ -49,8 +49,6 @@ export interface FitContext {
   options: Record<string, unknown>;
   /** Progress / notes go here, never to stdout. */
   log?: (line: string) => void;
-  /** SIGINT/SIGTERM: long fits stop between their steps (core/pause.ts). */
-  signal?: AbortSignal;
 }
 
 export interface LoadContext {

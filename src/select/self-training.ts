@@ -20,7 +20,6 @@
  * hard-wrapped forum mix, 85.7-87.8% kept in-domain against 92.6-96.1% by segments or without
  * self-training; scripts/research/README.md). The model records it and the fit log says so.
  */
-import { pausePoint } from '../core/pause.js';
 import { sentenceWeight } from '../segment/context.js';
 import type { FitContext, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -147,7 +146,6 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
   const moved: SelfTrainingRound[] = [];
   if (!bySegments && opts.rounds > 0) ctx.log?.('self-training skipped: the general sample has no segments (draw it with sampleSentences, as fit and filter do)');
   for (let r = 0; bySegments && r < opts.rounds; r++) {
-    await pausePoint(ctx.signal);
     const scorer = await hooks.load(selector);
     let views: Float64Array[];
     try {
