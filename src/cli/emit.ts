@@ -17,7 +17,7 @@ const spec: CommandSpec = {
     { name: 'shard', type: 'string', arg: 'I/N', help: 'Which shard, 0-based, as scored (required)' },
     { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or - for stdout [default: DIR/parts/part-IIIII-of-NNNNN]' },
     { name: 'resume', type: 'boolean', help: 'Continue a partial emit from its checkpoint' },
-    { name: 'checkpoint-seconds', min: 0.01, type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
+    { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
   ],
   notes: `Inputs, format and segment size come from the run's ledger; inputs that changed since scoring are refused.

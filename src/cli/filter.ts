@@ -48,7 +48,7 @@ const spec: CommandSpec = {
     { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', group: 'Speed', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
     { name: 'run-dir', role: 'output-dir', type: 'string', arg: 'DIR', group: 'Runs', help: 'Keep the run in DIR (spill, sketch, stdin spool, checkpoints, SQLite ledger) so --resume can continue it after a crash' },
     { name: 'resume', type: 'boolean', group: 'Runs', help: 'With --run-dir: continue the run from its last checkpoint (same command and inputs)' },
-    { name: 'checkpoint-seconds', min: 0.01, type: 'number', arg: 'S', default: 2, group: 'Runs', help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
+    { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, group: 'Runs', help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
     ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
   notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - / nothing for stdin

@@ -30,7 +30,8 @@ function fittedKeep(options: Record<string, unknown>): number | undefined {
  */
 export function warnKeep(model: ModelFile, keep: number, cuts: boolean, warn: (line: string) => void): void {
   if (cuts && keep === 0) warn('--keep 0 keeps nothing: the output will be empty');
-  if (!cuts || keep === 0 || !model.selector || !selfTrains(model.method, model.fit.options)) return;
+  // Keeping everything (or nothing) does not depend on how the segments were ranked.
+  if (!cuts || keep === 0 || keep >= 1 || !model.selector || !selfTrains(model.method, model.fit.options)) return;
   const fitted = fittedKeep(model.fit.options);
   if (fitted === undefined || (keep <= 2 * fitted && keep >= fitted / 2)) return;
   warn(`this model's self-training was sized for keeping ${pct(fitted)} (fit --keep ${fitted}${typeof model.fit.options.keep === 'number' ? '' : ', its default'}), and this filter keeps ${pct(keep)}: refit with --keep ${keep}, or fit without --general so that filter sizes it`);
