@@ -1,5 +1,5 @@
 /**
- * Segment scores in their document's context (issue 10, session 17).
+ * Segment scores in their document's context.
  *
  * The paper scores a segment by the plain mean of its sentence scores. Two things make that
  * noisy, and both are fixed here:
@@ -13,7 +13,7 @@
  *   (w_seg * mean_seg + context * w_avg * mean_doc) / (w_seg + context * w_avg).
  *   A single-segment document keeps its own (length-weighted) mean.
  *
- * Measured on the selection suite (scripts/research/README.md, "Document context"), over
+ * Measured on the selection suite (docs/research.md, "Document context"), over
  * fit seeds 0/1/2: the default's worst mix (news) 50.2/49.6/50.0 -> 53.3/52.7/55.0, mean
  * 88.6/88.4/88.3 -> 89.9/90.0/90.0, no mix more than 1 point lower.
  */

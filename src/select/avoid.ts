@@ -1,5 +1,5 @@
 /**
- * Text the user does not want kept (`fit --avoid FILE`, issue 10, session 23).
+ * Text the user does not want kept (`fit --avoid FILE`).
  *
  * Where the default fails, it keeps the task's topic in another genre (Usenet hockey posts
  * for a task of sports news) or the task's genre on another topic, and which of the two the
@@ -17,7 +17,7 @@
  * 5%: 51.6-54.5, 10%: 50.2-52.1, 20%: 52.6-55.4, 30%: 39.2-53.5, 40%: 43.0-56.6 (mean
  * 68.6 without; 79.6-83.4 at 20%). At 30% and more, avoided text that shares the task's
  * vocabulary takes in-domain text with it (wiki avoided for a news task: news-agnews 60.2 ->
- * 46.9 at 40%) (scripts/research/README.md, "Text to avoid").
+ * 46.9 at 40%) (docs/research.md, "Text to avoid").
  */
 import { Rng } from '../core/rng.js';
 import { numOpt } from './options.js';

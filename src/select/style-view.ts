@@ -8,7 +8,7 @@
  * among the distractors) it kept 83.3 / 91.3 / 73.6% in-domain over three draws, against
  * 57.6 / 60.6 / 41.6% by default and 66.4 / 68.4 / 47.3% by consensus alone; with the domain
  * scarce it is as weak as consensus (3% in-domain: worst 16.7%), so it is not the default
- * (scripts/research/README.md, "A style view"). `style=guard` only lets the view veto moves
+ * (docs/research.md, "A style view"). `style=guard` only lets the view veto moves
  * (self-training.ts's guard): the filtering model stays the candidate, and the worst of the
  * scarce settings stays 0-3 points below the default's.
  */
@@ -21,7 +21,7 @@ export type StyleMode = (typeof STYLE_MODES)[number];
  * style=guard: the share of the sample's segments, best first by the style view, that a move
  * may take from. 0.3 against 0.5 on the weak mixes (draw 0): topic-sport 79.1 against 64.6,
  * topic-sport-10 54.4 against 50.5, news-brown 51.2 against 49.4, at 3% in-domain news-brown
- * 24.8 against 21.4 (scripts/research/README.md, "A style view").
+ * 24.8 against 21.4 (docs/research.md, "A style view").
  */
 export const STYLE_GUARD_SHARE = 0.3;
 
