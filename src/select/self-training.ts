@@ -32,11 +32,10 @@ export const SELF_TRAINING_DEFAULTS = {
   rounds: 4,
   /**
    * Share of the sample's sentences moved to the task side in round r (1-based): r * expand.
-   * 0.1 (10%, 20%) lifted the suite as much, but at 10% in-domain it moved more than there
-   * was and lost up to 14 points (bio 61.6 -> 47.4). When the share to keep is known (filter
-   * --keep, fit --keep K) expand is K / 4: at 3% in-domain (keep 3%) a fixed 5% drifted
-   * to a 58.8% mean (reviews 0.0%), K / 4 kept 78.4% (docs/research.md). This is
-   * K / 4 for the default --keep 0.2.
+   * When the share to keep is known (filter --keep, fit --keep K) expand is K / 4, so the
+   * moves add up to the share kept: larger fixed moves take more than there is when the
+   * in-domain text is scarce, and drift (docs/research.md, "Self-training by segments").
+   * This is K / 4 for the default --keep 0.2.
    */
   expand: 0.05,
   /**

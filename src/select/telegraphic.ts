@@ -11,7 +11,7 @@
  *
  * The threshold sits in a wide gap: over the 16 suite mixes and the 7 prose mixes of the
  * check suite the task's share was 0.72-1.17 of the sample's; on the three headline and
- * title tasks, 0.43-0.49 (docs/research.md, "A check suite, and telegraphic tasks").
+ * title tasks, 0.43-0.49 (docs/research.md, "Telegraphic tasks").
  */
 import { functionWordShare } from '../text/function-words.js';
 import { parseComponentSpec } from './component-spec.js';

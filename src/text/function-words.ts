@@ -5,7 +5,7 @@
  * about half the function words of running text; fitted against a corpus of prose, a
  * selector then learns "has function words" as the surest sign of the corpus and ranks any
  * telegraphic text first (tables, signatures, for-sale ads): docs/research.md,
- * "A check suite, and telegraphic tasks".
+ * "Telegraphic tasks".
  */
 import { hashString } from './ngrams.js';
 
