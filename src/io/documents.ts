@@ -131,7 +131,7 @@ const NL = 0x0a;
 /**
  * Documents of every input, in order, in batches. Lines are cut on \n with Buffer.indexOf
  * (native memchr): measured faster than split2 and the readline iterator, and it gives
- * byte offsets, which shards and resume need (README "Why not split2").
+ * byte offsets, which shards and resume need (docs/design/decisions.md, "split2").
  */
 export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
   const counters = ro.counters ?? new ReadCounters();
