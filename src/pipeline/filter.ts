@@ -7,6 +7,7 @@ import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
+import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
@@ -27,7 +28,8 @@ import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
-  inputs: string[];
+  /** Paths (or '-'), or their kinds already resolved; runFilter resolves each once, and every pass reads that record. */
+  inputs: readonly InputRef[];
   reader: ReaderOptions;
   model: ModelFile;
   /** ONNX overrides (model dir, device, batch size) for recreating the embedder. */
@@ -87,13 +89,15 @@ export interface FilterStats {
   ranges?: number;
 }
 
-export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
+export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
-  checkFilterOptions(opts);
+  checkFilterOptions(given);
+  // Every input's kind (format, compression, seekable, size) is decided here, once.
+  const opts: FilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
   const spoolPath = join(work, 'stdin.spool');
-  const usesStdin = opts.inputs.includes(STDIN);
+  const usesStdin = opts.inputs.some((i) => inputPath(i) === STDIN);
   let scorer: Scoring;
   let completion: CorpusCompletion;
   // A model fitted without --general is completed from a sample of this corpus first; with
@@ -173,10 +177,10 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
-  let spool = opts.inputs.includes(STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
+  let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
   const t1 = performance.now();
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
-  const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
+  const spooledInputs = opts.inputs.map((i) => (inputPath(i) === STDIN ? spoolPath : i));
   let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
   if (scorer.prepare) {
     // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
@@ -235,7 +239,7 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
   stats.ranges = ranges.length;
 }
 
-function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
+function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
   return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
@@ -252,7 +256,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
 }
 
 /** Pass 2's reading, with progress and abort checks. */
-function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut?: Cut) {
+function segmentedDocsOf(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
@@ -271,14 +275,14 @@ function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: strin
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
+async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
   await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader), stats);
   if (!opts.sink.closedEarly) done();
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
+async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, true);

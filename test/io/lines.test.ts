@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readLines } from '../../src/eval/lines.js';
+import { csvRows, readLines } from '../../src/io/lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-lines-'));
 
