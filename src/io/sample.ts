@@ -98,11 +98,12 @@ export async function sampleSentences(inputs: readonly InputRef[], reader: Reade
   if (!(Number.isInteger(opts.size) && opts.size > 0)) throw new TadpoleError('TADPOLE_USAGE', `sample size must be a positive integer, got ${opts.size}`);
   const seekMin = opts.seekMinBytes ?? seekMinBytes();
   let kinds = resolveInputs(inputs, reader.format);
+  let spool: InputKind | undefined; // stdin's bytes, once spooled: named as stdin in what is said
   if (ro.spool && ro.stdin && kinds.some((k) => k.input === STDIN)) {
     // Spool stdin whole first, then sample the spool as the file it now is.
     await spoolStdin(ro.stdin, ro.spool);
-    const spool = resolveInput(String(ro.spool.path), reader.format);
-    kinds = kinds.map((k) => (k.input === STDIN ? spool : k));
+    spool = resolveInput(String(ro.spool.path), reader.format);
+    kinds = kinds.map((k) => (k.input === STDIN ? spool! : k));
     const { spool: _spool, stdin: _stdin, ...rest } = ro;
     ro = rest;
   }
@@ -117,8 +118,9 @@ export async function sampleSentences(inputs: readonly InputRef[], reader: Reade
   const counters = ro.counters ?? new ReadCounters();
   const decoded = { bytes: 0 };
   const { sentences, groups } = await readSentenceGroups(kinds, { ...reader, size: opts.size, seed: opts.seed, group: SAMPLE_GROUP }, { ...ro, counters, decoded }, opts.split);
-  const why = whyWhole(kinds, seekable, seekMin);
-  const differs = differsFromPlain(kinds, decoded.bytes, seekMin);
+  const name = (k: InputKind): string => (k === spool || k.input === STDIN ? 'stdin' : k.input);
+  const why = whyWhole(kinds, seekable, seekMin, name);
+  const differs = differsFromPlain(kinds, decoded.bytes, seekMin, name);
   return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0, readWhole: why, ...(differs ? { differs } : {}) });
 }
 
@@ -133,12 +135,12 @@ function mib(bytes: number): string {
 }
 
 /** Why a reservoir pass read every input: the first input that cannot be seeked into, or the size. */
-function whyWhole(kinds: InputKind[], seekable: boolean, seekMin: number): string {
+function whyWhole(kinds: InputKind[], seekable: boolean, seekMin: number, name: (k: InputKind) => string): string {
   if (seekable) return `an input under ${mib(seekMin)}`;
   const k = kinds.find((x) => !x.seekable || isDelimited(x.format))!;
   if (k.input === STDIN) return 'stdin';
   if (isDelimited(k.format)) return k.format.toUpperCase();
-  if (k.size < 0 || k.bytes === 'text') return `${k.input} (not a regular file)`;
+  if (k.size < 0 || k.bytes === 'text') return `${name(k)} (not a regular file)`;
   return `a ${k.bytes} input`;
 }
 
@@ -147,12 +149,15 @@ function whyWhole(kinds: InputKind[], seekable: boolean, seekMin: number): strin
  * as plain files: decoded, the inputs hold at least `seekMin` bytes, so plain they would be
  * sampled by seeking. Undefined when every arrival gives this sample.
  */
-function differsFromPlain(kinds: InputKind[], decodedBytes: number, seekMin: number): string | undefined {
+function differsFromPlain(kinds: InputKind[], decodedBytes: number, seekMin: number, name: (k: InputKind) => string): string | undefined {
   if (decodedBytes < seekMin || kinds.some((k) => isDelimited(k.format))) return undefined;
-  const packed = kinds.find((k) => isCompressed(k) || k.bytes.startsWith('utf16'));
-  const streamed = kinds.find((k) => !k.seekable && !isCompressed(k) && !k.bytes.startsWith('utf16'));
-  const what = packed ? `${packed.input} is ${packed.bytes === 'utf16le' || packed.bytes === 'utf16be' ? 'UTF-16' : `${packed.bytes}-compressed`}` : streamed?.input === STDIN ? 'stdin is read as it streams' : `${streamed?.input ?? 'an input'} is not a regular file`;
-  const fix = packed ? 'decompress it to a file first' : 'give it as a file';
+  const packed = kinds.find((k) => isCompressed(k) || k.bytes === 'utf16le' || k.bytes === 'utf16be');
+  const streamed = kinds.find((k) => !k.seekable);
+  if (!packed && !streamed) return undefined;
+  const what = packed
+    ? `${name(packed)} is ${packed.bytes.startsWith('utf16') ? 'UTF-16' : `${packed.bytes}-compressed`}`
+    : streamed!.input === STDIN ? 'stdin is read as it streams' : `${name(streamed!)} is not a regular file`;
+  const fix = !packed ? 'give it as a file' : name(packed) === 'stdin' ? 'decompress it before the pipe' : 'decompress it to a file first';
   return `the corpus sample was drawn in one pass over ${mib(decodedBytes)} of text because ${what}; the same text as plain files (${mib(seekMin)} or more) is sampled by seeking, which draws another sample, so what is kept can differ slightly from a run on the plain text: ${fix} for a run identical to that one`;
 }
 

@@ -180,8 +180,10 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
   const t1 = performance.now();
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
-  const spooledInputs = opts.inputs.map((i) => (inputPath(i) === STDIN ? spoolPath : i));
-  let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
+  // The spool's kind is resolved once, when first read (it is complete by then).
+  let spooled: InputRef[] | undefined;
+  const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? spoolPath : i)), opts.reader.format));
+  let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
   if (scorer.prepare) {
     // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
     // spooled by this extra pass, and pass 1 then reads the spool.
@@ -189,7 +191,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
     if (spool) {
       await closeSpool(spool);
       spool = undefined;
-      pass1Inputs = spooledInputs;
+      pass1Inputs = spooledInputs();
     }
   }
   const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
@@ -201,7 +203,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   checkUnchanged();
   if (opts.weights) {
     const t3 = performance.now();
-    await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
+    await weightsPass(opts, spooledInputs(), spillPath, docIndexPath, moments, stats);
     stats.seconds.pass2 = (performance.now() - t3) / 1000;
     return;
   }
@@ -210,7 +212,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   stats.seconds.cut = (t3 - t2) / 1000;
   stats.threshold = cut.threshold;
   stats.tieId = cut.tieId;
-  await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
+  await emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut, stats);
   stats.seconds.pass2 = (performance.now() - t3) / 1000;
 }
 
