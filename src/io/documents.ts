@@ -301,16 +301,6 @@ function noTextField(file: string, field: string, seen: FieldlessRecords, sniffe
   return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME${why}`, { file });
 }
 
-/**
- * The format a named input is read in: resolveFormat, and under 'auto' a plain file whose
- * name says nothing is JSONL when its first bytes say so (src/io/format/jsonl-sniff.ts).
- * Parquet (by magic bytes) is read as records: 'jsonl'.
- */
-export function formatOfInput(format: InputFormat, input: InputRef): ResolvedFormat {
-  const f = kindOf(input, format).format;
-  return f === 'parquet' ? 'jsonl' : f;
-}
-
 function isBlank(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
