@@ -73,6 +73,8 @@ export interface SentenceSample {
    * sampled by seeking, i.e. give another sample: one line saying why, for stderr.
    */
   differs?: string;
+  /** stdin was copied to the spool and sampled there: the spool's kind, for the passes that read it next. */
+  spooled?: InputKind;
 }
 
 /**
@@ -113,7 +115,7 @@ export async function sampleSentences(inputs: readonly InputRef[], reader: Reade
     const s = seekSample(kinds, reader, opts);
     // Too few whole documents for the draws (a small file, or mostly oversized documents):
     // read it all when that is affordable; a huge input keeps the short sample instead.
-    if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return s;
+    if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return spool ? { ...s, spooled: spool } : s;
   }
   const counters = ro.counters ?? new ReadCounters();
   const decoded = { bytes: 0 };
@@ -121,7 +123,7 @@ export async function sampleSentences(inputs: readonly InputRef[], reader: Reade
   const name = (k: InputKind): string => (k === spool || k.input === STDIN ? 'stdin' : k.input);
   const why = whyWhole(kinds, seekable, seekMin, name);
   const differs = differsFromPlain(kinds, decoded.bytes, seekMin, name);
-  return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0, readWhole: why, ...(differs ? { differs } : {}) });
+  return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0, readWhole: why, ...(differs ? { differs } : {}), ...(spool ? { spooled: spool } : {}) });
 }
 
 /** SEEK_MIN_BYTES, or TADPOLE_SAMPLE_SEEK_MIN_BYTES when set (small test corpora that must take the seek path). */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import { inputPath, type InputRef } from '../io/input-kind.js';
+import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import { completeModel, needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
@@ -22,6 +22,8 @@ export interface CorpusCompletion {
   model: ModelFile;
   /** Undefined when the model needed no completion. */
   info?: CompletionInfo;
+  /** stdin was copied whole to the spool by the sampling: the spool's kind (src/io/input-kind.ts). */
+  spooled?: InputKind;
 }
 
 export interface CompleteFromCorpusOptions {
@@ -57,7 +59,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   if (sample.differs) opts.log?.(sample.differs);
   const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.log ? { log: opts.log } : {}) });
-  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
+  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
-import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
+import { inputPath, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
@@ -102,7 +102,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   let completion: CorpusCompletion;
   // A model fitted without --general is completed from a sample of this corpus first; with
   // stdin, that sampling pass spools it, and pass 1 reads the spool.
-  let spooledByCompletion = false;
+  let spooledByCompletion: InputKind | undefined;
   try {
     if (!opts.scorer && needsCompletion(opts.model) && opts.threshold !== undefined) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
@@ -111,7 +111,8 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
     if (spool) {
       await closeSpool(spool);
-      spooledByCompletion = true;
+      // The spool's kind, as the sampler resolved it when it copied stdin there.
+      spooledByCompletion = completion.spooled ?? resolveInput(spoolPath, opts.reader.format);
     }
     scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
   } catch (err) {
@@ -173,7 +174,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
  * the cut, pass 2 (or the --weights pass). `spooledByCompletion`: stdin was already spooled
  * by the completion; otherwise a stdin input is spooled here, by the first pass that reads it.
  */
-async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: boolean): Promise<void> {
+async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): Promise<void> {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
@@ -182,7 +183,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
   // The spool's kind is resolved once, when first read (it is complete by then).
   let spooled: InputRef[] | undefined;
-  const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? spoolPath : i)), opts.reader.format));
+  const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? (spooledByCompletion ?? spoolPath) : i)), opts.reader.format));
   let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
   if (scorer.prepare) {
     // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
