@@ -3,8 +3,7 @@ import type { KeepBy } from '../cut/exact.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
 import { Sink } from '../io/sink.js';
 import { writeFileAtomic } from '../io/atomic.js';
-import { formatOfInput, type ReaderOptions } from '../io/documents.js';
-import { sniffFile } from '../io/format/magic.js';
+import { resolveInputs, type InputKind } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
 import type { OutFormat } from '../pipeline/runs.js';
@@ -95,7 +94,9 @@ export const command: Command = {
     }
     if (weights && str(args, 'outFormat') === 'text') throw new TadpoleError('TADPOLE_USAGE', '--weights writes every segment with its weight, as JSONL: drop --out-format text');
     checkFilterOptions({ keep, segment, ...(docContext !== undefined ? { docContext } : {}), inputs });
-    const outFormat = outFormatFor(str(args, 'outFormat') as 'text' | 'jsonl' | undefined, output, inputs, reader);
+    // Each input's kind is decided here, once, and carried into the run (io/input-kind.ts).
+    const kinds = resolveInputs(inputs, reader.format);
+    const outFormat = outFormatFor(str(args, 'outFormat') as 'text' | 'jsonl' | undefined, output, kinds);
     // Warnings go to stderr under -q too: they are about the model and the data, not progress.
     const warn = (line: string) => io.stderr.write(`tadpole: warning: ${line}\n`);
     warnNearRandom(model, io);
@@ -141,7 +142,7 @@ export const command: Command = {
         // failure or interruption from here on removes it (runFilter aborts it).
         const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
         stats = await runFilter({
-          inputs,
+          inputs: kinds,
           reader,
           model,
           embedder: overrides,
@@ -190,12 +191,13 @@ export const command: Command = {
  * format; inputs that mix plain text with records (JSONL, CSV, Parquet) are written as JSONL,
  * the one format that holds both.
  */
-export function outFormatFor(given: 'text' | 'jsonl' | undefined, output: string | undefined, inputs: string[], reader: ReaderOptions): OutFormat {
+export function outFormatFor(given: 'text' | 'jsonl' | undefined, output: string | undefined, inputs: readonly InputKind[]): OutFormat {
   if (given) return given;
   const name = output?.replace(/\.(gz|zst|zstd)$/i, '') ?? '';
   if (/\.(jsonl|ndjson)$/i.test(name)) return 'jsonl';
   if (/\.(txt|text)$/i.test(name)) return 'text';
-  const kinds = new Set(inputs.filter((i) => i !== STDIN).map((i) => (sniffFile(i) === 'parquet' || formatOfInput(reader.format, i) !== 'text' ? 'record' : 'text')));
+  // A format judged only as the bytes stream (a compressed file under an unhelpful name) is not known yet.
+  const kinds = new Set(inputs.filter((k) => k.input !== STDIN && !k.formatFromStream).map((k) => (k.format === 'text' ? 'text' : 'record')));
   return kinds.size > 1 ? 'jsonl' : 'input';
 }
 

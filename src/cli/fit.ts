@@ -158,6 +158,7 @@ export const command: Command = {
       general = sample.sentences;
       generalGroups = sample.groups;
       say(`general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}`);
+      if (sample.differs) say(sample.differs);
     }
     const model = await fitModel({
       method,

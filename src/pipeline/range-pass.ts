@@ -7,6 +7,7 @@ import { Interrupted } from '../shard/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
 import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreBatches, splitBatches } from './scored.js';
+import type { InputRef } from '../io/input-kind.js';
 
 /**
  * One byte range of the input, scored (pass 1) or emitted (pass 2) by one thread on its
@@ -14,7 +15,8 @@ import { scoreBatches, splitBatches } from './scored.js';
  * (range-filter.ts). Plain data: it crosses to a worker thread as it is.
  */
 export interface RangeJob {
-  inputs: string[];
+  /** Kinds resolved once by the planner (plain data), so no thread judges an input's bytes again. */
+  inputs: readonly InputRef[];
   reader: ReaderOptions;
   only: number[];
   ranges: Array<[number, ByteRange]>;
