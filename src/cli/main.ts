@@ -67,7 +67,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     const { command } = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(helpText(command.spec));
+      io.stdout.write(helpText(command.spec) + (command.help?.(rest) ?? ''));
       return EXIT.ok;
     }
     const args = parseArgs(command.spec, rest);
