@@ -68,5 +68,13 @@ export function methodOwners(method: string, options: Record<string, unknown>): 
 /** Every option declared by the method (or its detector) and in range; otherwise a usage error that says which. */
 export function checkMethodOptions(method: string, options: Record<string, unknown>): void {
   const f = selectorFactory(method);
-  checkOptions(methodOwners(method, options), options, `see tadpole fit --method ${f.method}${f.method === 'tadpole' && options.detector !== undefined ? ` --detector ${String(options.detector)}` : ''} --help`);
+  const owners = methodOwners(method, options);
+  const help = `see tadpole fit --method ${f.method}${f.method === 'tadpole' && options.detector !== undefined ? ` --detector ${String(options.detector)}` : ''} --help`;
+  for (const key of Object.keys(options)) {
+    if (owners.some((o) => o.options.some((d) => d.name === key)) || suggestNames(key, owners.flatMap((o) => o.options.map((d) => d.name))).length) continue;
+    // Not this method's, nor close to one of its names: say whose it is, if another method's.
+    const others = FACTORIES.filter((x) => x !== f && x.options.some((d) => d.name === key)).map((x) => x.method);
+    if (others.length) throw new TadpoleError('TADPOLE_USAGE', `unknown option '${key}' for method ${f.method}: it is an option of ${others.join(', ')} (${help})`);
+  }
+  checkOptions(owners, options, help);
 }
