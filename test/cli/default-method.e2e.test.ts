@@ -20,7 +20,11 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       // Running text: function words are counted and kept.
       expect(fit.stderr).toMatch(/auto: function words are \d+% of the task's words and \d+% of the corpus sample's\n/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
-      expect(m.selector.params.detector).toBe('auto');
+      // No --method: the default, named contrast in the file; fit's last lines say what it does.
+      expect([m.method, m.selector.method]).toEqual(['contrast', 'contrast']);
+      const last = fit.stderr.trimEnd().split('\n').slice(-3);
+      expect(last[0]).toMatch(/^tadpole: fitted contrast on \d+ task sentences \+ \d+ general; wrote /);
+      expect(last.slice(1).join('\n')).toMatch(/^tadpole: contrast \(the default\): learns what tells your task text from a sample of the corpus.*\ntadpole: it then self-trains/s);
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
       // Self-trained by the sample's segments (drawn whole from the corpus), 5/10/15/20% of it.
       expect(m.selector.state.selfTraining).toMatchObject({ rounds: 4, expand: 0.05, bySegments: true });

@@ -56,13 +56,13 @@ describe.skipIf(!sharedDir())('runEval with text to avoid', () => {
   it('reads a seeded sample of maxSentences from the avoid files and hands it to the fit of that method only', async () => {
     const spec = await loadSpec(SMOKE);
     const avoid = { files: [join(sharedDir()!, 'corpora', 'fiction-gutenberg', 'docs.jsonl.gz')], format: 'jsonl-text' as const, maxSentences: 30 };
-    spec.methods = [{ name: 'tadpole', title: 'with avoid', avoid }, { name: 'random' }];
+    spec.methods = [{ name: 'contrast', title: 'with avoid', avoid }, { name: 'random' }];
     const seen = new Map<string, string[] | undefined>();
     const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (seen.set(a[0].title ?? a[0].name, a[1].avoid), defaultEngine.openScorer(...a)) };
     await runEval(spec, { engine, methods: ['with avoid', 'random'] });
     expect(seen.get('with avoid')).toHaveLength(30);
     expect(seen.get('random')).toBeUndefined();
-    spec.methods = [{ name: 'tadpole', avoid: { ...avoid, files: [join(sharedDir()!, 'corpora', 'task-chemprot', 'nope.jsonl')] } }];
+    spec.methods = [{ name: 'contrast', avoid: { ...avoid, files: [join(sharedDir()!, 'corpora', 'task-chemprot', 'nope.jsonl')] } }];
     await expect(runEval(spec, { engine: defaultEngine })).rejects.toThrow();
   }, 60_000);
 });
@@ -71,8 +71,8 @@ describe.skipIf(!sharedDir())('runEval with the inspect + --avoid loop (avoidKep
   it("groups the first cut's kept text, avoids the groups the labels call mostly out of domain in a refit, and reports both cuts", async () => {
     const spec = await loadSpec(SMOKE);
     spec.methods = [
-      { name: 'tadpole', title: 'plain' },
-      { name: 'tadpole', title: 'loop', avoidKeptGroups: { groups: 4, outOfDomain: 0.5, sentences: 40 } },
+      { name: 'contrast', title: 'plain' },
+      { name: 'contrast', title: 'loop', avoidKeptGroups: { groups: 4, outOfDomain: 0.5, sentences: 40 } },
     ];
     // The task is bio and the default keeps bio only; with news called the in-domain source,
     // every kept group is out of domain, so the refit runs with sentences of all of them.
