@@ -48,7 +48,7 @@ export const TADPOLE_OPTIONS: readonly OptionDecl[] = [
   { name: 'detector', type: 'choice', default: TADPOLE_DEFAULTS.detector, choices: TADPOLE_DETECTORS, help: 'the anomaly detector (--detector NAME)' },
   ...REPRESENTATION_OPTIONS,
   { name: 'generalRatio', type: 'number', defaultText: `${TADPOLE_DEFAULTS.generalRatio} with a general sample, else 0`, min: 0, help: 'general rows mixed into the detector\'s training rows, as a share of the task rows (--general-ratio)' },
-  { name: 'k', type: 'int', default: TADPOLE_DEFAULTS.k, min: 1, help: 'task-knn, knn-ratio: nearest task rows averaged; given, also the k of knn and lof (--k)' },
+  { name: 'k', type: 'int', default: TADPOLE_DEFAULTS.k, min: 1, help: 'task-knn, knn-ratio: nearest task rows averaged (knn and lof declare their own k) (--k)' },
   { name: 'generalSize', type: 'number', default: TADPOLE_DEFAULTS.generalSize, min: 0, minOpen: true, help: 'knn-ratio: general rows indexed, times the task rows' },
   { name: 'components', type: 'string', default: TADPOLE_DEFAULTS.components, help: 'ensemble: methods or detectors whose z-scores add up (comma separated; name:key=value for their options)' },
 ];
@@ -62,13 +62,15 @@ function sampleRows(xs: string[], n: number, seed: number): string[] {
 }
 
 /**
- * Whose options a tadpole fit takes: its own, and the registry detector's. A detector's
- * option named like one of the method's (k for knn and lof) goes to the detector as well.
+ * Whose options a tadpole fit takes: its own, and the registry detector's. Where the detector
+ * declares a name the method also has (k for knn and lof), the name is the detector's alone.
  */
 export function tadpoleOwners(detectorDecls: (name: string) => readonly OptionDecl[] | undefined, options: Record<string, unknown>): OptionOwner[] {
   const detector = String(options.detector ?? TADPOLE_DEFAULTS.detector);
   const decls = detectorDecls(detector);
-  return decls ? [TADPOLE_OWNER, { label: `detector ${detector}`, options: decls }] : [TADPOLE_OWNER];
+  if (!decls) return [TADPOLE_OWNER];
+  const own = TADPOLE_OPTIONS.filter((d) => !decls.some((x) => x.name === d.name));
+  return [{ label: 'method tadpole', options: own }, { label: `detector ${detector}`, options: decls }];
 }
 
 /** The options handed to a registry detector: the ones it declares. */
@@ -87,7 +89,11 @@ async function fitTadpole(ctx: FitContext): Promise<SelectorJSON> {
     const shared = Object.fromEntries(['representation', 'dims', 'k'].filter((key) => o[key] !== undefined).map((key) => [key, o[key]]));
     return { method: 'tadpole', params: { detector, components }, state: await fitEnsemble(ctx, components, shared) };
   }
-  const k = read.number('k');
+  // A registry detector loads lazily: the kNN detectors need none. Its own k (knn, lof) is the k recorded.
+  const registry = (REGISTRY_DETECTORS as readonly string[]).includes(detector) ? await import('../detect/registry.js') : undefined;
+  const detectorDecls = registry?.detectorOptions(detector) ?? [];
+  const kDecl = detectorDecls.find((d) => d.name === 'k');
+  const k = kDecl ? optionReader({ label: `detector ${detector}`, options: [kDecl] }, o).number('k') : read.number('k');
   const kind = parseRepresentation(read.string('representation'));
   const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: read.number('dims'), seed: ctx.seed });
   const params = { representation: rep.kind, dims: rep.dims, detector, k };
@@ -114,9 +120,8 @@ async function fitTadpole(ctx: FitContext): Promise<SelectorJSON> {
   const X = new Float32Array(taskX.length + genX.length);
   X.set(taskX);
   X.set(genX, taskX.length);
-  // Loaded lazily: the kNN detectors need no registry detector.
-  const { createDetector, detectorOptions: declared } = await import('../detect/registry.js');
-  const det = createDetector(detector, { seed: ctx.seed, ...detectorOptions(declared(detector) ?? [], o) });
+  if (!registry) throw new TadpoleError('TADPOLE_USAGE', `unknown detector "${detector}"`);
+  const det = registry.createDetector(detector, { seed: ctx.seed, ...detectorOptions(detectorDecls, o) });
   det.fit(X, ctx.task.length + gen.length, rep.dims);
   state.detector = det.toJSON();
   return { method: 'tadpole', params: { ...params, generalRatio: ratio }, state };
