@@ -270,8 +270,9 @@ export const contrastSelector: SelectorFactory = {
   method: 'contrast',
   summary: 'the default: task vs corpus sample (classifier + DSIR), self-trained by segments',
   explain:
-    'contrast (the default): learns what tells your task text from a sample of the corpus (a word/subword classifier and DSIR word statistics, their z-scores averaged), after stripping labels or ids the task file adds;\n' +
-    'it then self-trains: the corpus passages that score most task-like join the task side and it learns again, so it picks up the corpus\'s own wording for your domain.',
+    'contrast (the default): learns what sets your task text apart from a corpus sample,\n' +
+    'with a word/subword classifier and DSIR word statistics (labels or ids the task file adds\n' +
+    'are stripped first), then self-trains on the corpus passages most like the task.',
   options: CONTRAST_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,

@@ -185,7 +185,7 @@ export const CLASSIFIER_OPTIONS: readonly OptionDecl[] = [
 export const classifierSelector: SelectorFactory = {
   method: 'classifier',
   summary: 'task vs general logistic regression on hashed n-grams (DCLM-style)',
-  explain: 'classifier: a logistic regression of task sentences against the general sample on hashed word and character n-grams, self-trained on the general sentences it finds most task-like; a sentence scores by its odds of being task text.',
+  explain: 'classifier: a logistic regression of task sentences against the general sample on hashed\nword and character n-grams, self-trained on the general sentences it finds most task-like;\na sentence scores by its odds of being task text.',
   options: CLASSIFIER_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,

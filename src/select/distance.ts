@@ -37,7 +37,7 @@ export const distanceSelector: SelectorFactory = {
   method: 'distance',
   summary: 'distance to the task centroid minus to the general one (Wang et al. 2017)',
   needsEmbedder: false,
-  explain: 'distance (Wang et al. 2017): sentence vectors (LSA or an embedder); a sentence scores by how much nearer it lies to the task centroid than to the general one.',
+  explain: 'distance (Wang et al. 2017): sentence vectors (LSA or an embedder); a sentence scores\nby how much nearer it lies to the task centroid than to the general one.',
   options: REPRESENTATION_OPTIONS,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {

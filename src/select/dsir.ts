@@ -69,7 +69,7 @@ export const DSIR_OPTIONS: readonly OptionDecl[] = [
 export const dsirSelector: SelectorFactory = {
   method: 'dsir',
   summary: 'importance weights of hashed n-gram models, task vs general (Xie et al. 2023)',
-  explain: 'dsir (Xie et al. 2023): models of hashed word n-grams in the task and in the general sample; a sentence scores by how much likelier its n-grams are under the task model.',
+  explain: 'dsir (Xie et al. 2023): models of hashed word n-grams in the task and in the general\nsample; a sentence scores by how much likelier its n-grams are under the task model.',
   options: DSIR_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,

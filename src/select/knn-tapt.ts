@@ -81,7 +81,7 @@ export const knnTaptSelector: SelectorFactory = {
   method: 'knn-tapt',
   summary: 'similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020)',
   needsEmbedder: false,
-  explain: 'knn-tapt (Gururangan et al. 2020): sentence vectors (LSA or an embedder); a sentence scores by its cosine similarity to the nearest task sentences.',
+  explain: 'knn-tapt (Gururangan et al. 2020): sentence vectors (LSA or an embedder); a sentence\nscores by its cosine similarity to the nearest task sentences.',
   options: KNN_TAPT_OPTIONS,
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {

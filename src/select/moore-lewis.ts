@@ -30,7 +30,7 @@ export const mooreLewisSelector: SelectorFactory = {
   method: 'moore-lewis',
   summary: 'cross-entropy difference of task and general n-gram LMs (Moore & Lewis 2010)',
   needsEmbedder: false,
-  explain: 'moore-lewis (Moore & Lewis 2010): n-gram language models of the task and of an equal-sized general sample; a sentence scores by how much better the task model predicts it (cross-entropy difference).',
+  explain: 'moore-lewis (Moore & Lewis 2010): n-gram language models of the task and of an\nequal-sized general sample; a sentence scores by how much better the task model predicts it.',
   options: MOORE_LEWIS_OPTIONS,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {

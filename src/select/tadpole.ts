@@ -155,7 +155,10 @@ class KnnScorer implements SentenceScorer {
 export const tadpoleSelector: SelectorFactory = {
   method: 'tadpole',
   summary: 'the paper\'s method: sentence vectors + anomaly detector (--detector, iforest)',
-  explain: 'tadpole (the paper\'s method): turns each sentence into a vector (the embedder, or LSA fitted on the text) and fits an anomaly detector on the task\'s vectors (with a little general text mixed in); a sentence is kept when the detector finds it normal, i.e. like the task.',
+  explain:
+    "tadpole (the paper's method): turns each sentence into a vector (the embedder, or LSA)\n" +
+    "and fits an anomaly detector on the task's vectors; it keeps the sentences the detector\n" +
+    'finds normal, that is, like the task.',
   options: TADPOLE_OPTIONS,
   needsEmbedder: false,
   needsGeneral: false,

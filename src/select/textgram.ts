@@ -100,7 +100,7 @@ export const textgramSelector: SelectorFactory = {
   method: 'textgram',
   summary: 'top-bigram task sentences + similarity graph + PageRank (TextGram)',
   needsEmbedder: false,
-  explain: 'textgram: the task sentences with its most frequent bigrams seed a similarity graph with the general sample, ranked by PageRank; a sentence scores by the rank flowing to it from its nearest seeds.',
+  explain: 'textgram: the task sentences with its most frequent bigrams seed a similarity graph\nwith the general sample, ranked by PageRank; a sentence scores by the rank of its nearest seeds.',
   options: TEXTGRAM_OPTIONS,
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {

@@ -22,9 +22,10 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const m = JSON.parse(readFileSync(model, 'utf8'));
       // No --method: the default, named contrast in the file; fit's last lines say what it does.
       expect([m.method, m.selector.method]).toEqual(['contrast', 'contrast']);
-      const last = fit.stderr.trimEnd().split('\n').slice(-3);
+      const last = fit.stderr.trimEnd().split('\n').slice(-4);
       expect(last[0]).toMatch(/^tadpole: fitted contrast on \d+ task sentences \+ \d+ general; wrote /);
-      expect(last.slice(1).join('\n')).toMatch(/^tadpole: contrast \(the default\): learns what tells your task text from a sample of the corpus.*\ntadpole: it then self-trains/s);
+      expect(last[1]).toBe('tadpole: contrast (the default): learns what sets your task text apart from a corpus sample,');
+      expect(last[3]).toMatch(/^tadpole: .*then self-trains on the corpus passages most like the task\.$/);
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
       // Self-trained by the sample's segments (drawn whole from the corpus), 5/10/15/20% of it.
       expect(m.selector.state.selfTraining).toMatchObject({ rounds: 4, expand: 0.05, bySegments: true });

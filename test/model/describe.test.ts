@@ -16,7 +16,8 @@ describe('a model file in words (tadpole model show)', () => {
     expect(s.state).toBe('fitted');
     const lines = describeModel(s);
     expect(lines[0]).toBe('method: contrast (model version 1), seed 3, options moveBy=consensus rounds=2');
-    expect(lines[1]).toMatch(/^  contrast \(the default\): learns what tells your task text from a sample of the corpus/);
+    expect(lines[1]).toMatch(/^  contrast \(the default\): learns what sets your task text apart from a corpus sample,$/);
+    expect(lines[3]).toMatch(/then self-trains on the corpus passages most like the task\.$/);
     expect(lines).toContain('task: 120 sentences from task.txt');
     expect(lines).toContain('general sample: 400 sentences from corpus.txt');
     expect(lines.join('\n')).toMatch(/^auto: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
