@@ -81,7 +81,7 @@ export function describeModel(s: ModelSummary): string[] {
   if (s.artefacts) lines.push(describeArtefacts(s.artefacts));
   if (s.functionWords) lines.push(describeFunctionWords(s.functionWords));
   if (s.choice) {
-    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `auto: using ${s.choice.chosen}, unmeasured`);
+    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `contrast: using ${s.choice.chosen}, unmeasured`);
     if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
   }
   if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));

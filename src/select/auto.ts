@@ -106,8 +106,8 @@ export interface AutoChoice {
 
 export function parseCandidates(v: unknown): string[] {
   const names = String(v).split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `auto: no candidates in "${String(v)}"; e.g. candidates=classifier,dsir,classifier+dsir`);
-  for (const n of names) if (n.split('+').some((p) => p === 'auto' || p === 'ensemble' || p === '')) throw new TadpoleError('TADPOLE_USAGE', `auto: invalid candidate "${n}"`);
+  if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `contrast: no candidates in "${String(v)}"; e.g. candidates=classifier,dsir,classifier+dsir`);
+  for (const n of names) if (n.split('+').some((p) => p === 'auto' || p === 'ensemble' || p === '')) throw new TadpoleError('TADPOLE_USAGE', `contrast: invalid candidate "${n}"`);
   return names;
 }
 
@@ -168,7 +168,7 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
 
 export function describeChoice(c: AutoChoice): string {
   const figs = c.candidates.map((f) => `${f.name} ${f.auroc.toFixed(3)}`).join(', ');
-  return `auto: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
+  return `contrast: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
 }
 
 export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
@@ -196,7 +196,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
       heldOutGeneral: 0,
       warning: `${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each, so nobody measured whether ${candidates[0]} can tell the task from the corpus: it may keep close to a random sample. Give more task text and a larger general sample.`,
     };
-    ctx.log?.(`auto: using ${choice.chosen}, unmeasured`);
+    ctx.log?.(`contrast: using ${choice.chosen}, unmeasured`);
     ctx.log?.(`warning: ${choice.warning}`);
   } else {
     choice = await chooseCandidate(ctx, candidates, holdout);
@@ -232,7 +232,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   // (scripts/research/README.md, "Titles move by consensus").
   const titlesDefault = functionWords.skipped && ctx.options.moveBy === undefined;
   const moveBy = read.maybeString<MoveBy>('moveBy') ?? (functionWords.skipped ? 'consensus' : SELF_TRAINING_DEFAULTS.moveBy);
-  if (titlesDefault) ctx.log?.('auto: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');
+  if (titlesDefault) ctx.log?.('contrast: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');
   // style=guard: a style classifier, fitted on each round's sides, vetoes moves it ranks past guardShare.
   const guarded = style === 'guard' && !functionWords.skipped;
   const guardShare = guarded ? read.number('guardShare') : undefined;

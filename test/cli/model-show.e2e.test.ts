@@ -19,7 +19,7 @@ describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
     expect(show.code, show.stderr).toBe(0);
     const text = show.stdout.toString();
     // The choice and the moves, as fit said them.
-    const choice = fit.stderr.match(/auto: held-out AUROC .*/)![0];
+    const choice = fit.stderr.match(/contrast: held-out AUROC .*/)![0];
     expect(text).toContain(choice);
     expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample, moved by mean: round 1: \d+ segments/m);
     const json = JSON.parse((await runCli(['model', 'show', f('m.json'), '--json'])).stdout.toString());

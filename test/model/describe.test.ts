@@ -20,7 +20,7 @@ describe('a model file in words (tadpole model show)', () => {
     expect(lines[3]).toMatch(/then self-trains on the corpus passages most like the task\.$/);
     expect(lines).toContain('task: 120 sentences from task.txt');
     expect(lines).toContain('general sample: 400 sentences from corpus.txt');
-    expect(lines.join('\n')).toMatch(/^auto: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
+    expect(lines.join('\n')).toMatch(/^contrast: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
     const moved = s.selfTraining!.moved;
     expect(moved).toHaveLength(2);
     expect(lines.at(-1)).toBe(`self-training: 2 rounds of 0.05 of the sample, moved by consensus: round 1: ${moved[0]!.segments} segments (${moved[0]!.sentences} sentences); round 2: ${moved[1]!.segments} segments (${moved[1]!.sentences} sentences)`);
