@@ -19,7 +19,7 @@ describe.skipIf(!sharedDir())('fit -q: warnings only (real text)', () => {
     const loud = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('l.json')]);
     expect(loud.stderr).toMatch(/general sample: \d+ sentences/);
     expect(loud.stderr).toMatch(/self-training round 1/);
-    expect(loud.stderr).toMatch(/fitted tadpole on \d+ task sentences \+ \d+ general; wrote /);
+    expect(loud.stderr).toMatch(/fitted contrast on \d+ task sentences \+ \d+ general; wrote /);
   });
 
   it('a task that cannot be told from the corpus still warns under -q, and so does a tiny task', async () => {
