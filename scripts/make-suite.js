@@ -76,10 +76,10 @@ SRC['forum-sci'] = [usenet(['sci.med', 'sci.space', 'sci.electronics', 'sci.cryp
 SRC.science = [...SRC.bio, ...SRC.cs].map((s) => ({ ...s, w: s.w / 2 }));
 
 const METHODS = [
-  { name: 'tadpole', title: 'tadpole (default)' },
+  { name: 'contrast', title: 'tadpole (default)' },
   // The default, then `tadpole inspect` + `fit --avoid` with the labels playing
   // the user (src/eval/kept-groups.ts): the user's word, so no leave-one-domain-out candidate.
-  { name: 'tadpole', title: 'default + inspect + --avoid (labels play the user)', avoidKeptGroups: { groups: 6, outOfDomain: 0.75, sentences: 200 } },
+  { name: 'contrast', title: 'default + inspect + --avoid (labels play the user)', avoidKeptGroups: { groups: 6, outOfDomain: 0.75, sentences: 200 } },
   { name: 'random' },
   { name: 'classifier', title: 'classifier (no self-training)', options: { rounds: 0 } },
   { name: 'dsir' },
@@ -311,7 +311,7 @@ const avoidSuite = AVOIDED.map(([name, label]) => {
     ...base,
     description: `${base.description} With and without 200 sentences of the ${label} source to avoid (documents not in the mix).`,
     sources,
-    methods: [{ name: 'tadpole', title: 'tadpole (default)' }, { name: 'tadpole', title: 'tadpole (default) with --avoid', avoid }, { name: 'random' }],
+    methods: [{ name: 'contrast', title: 'tadpole (default)' }, { name: 'contrast', title: 'tadpole (default) with --avoid', avoid }, { name: 'random' }],
   };
 });
 
@@ -330,7 +330,7 @@ const rawSuite = RAW_TASKS.map(([name, about, task]) => {
     name: `suite-${name}-raw`,
     description: `${base.description} The task raw: ${about}`,
     task: task(base.task),
-    methods: [{ name: 'tadpole', title: 'tadpole (default)' }, { name: 'tadpole', title: 'default, task artefacts kept (--option artefacts=keep)', options: { artefacts: 'keep' } }, { name: 'classifier' }, { name: 'dsir' }, { name: 'random' }],
+    methods: [{ name: 'contrast', title: 'tadpole (default)' }, { name: 'contrast', title: 'default, task artefacts kept (--option artefacts=keep)', options: { artefacts: 'keep' } }, { name: 'classifier' }, { name: 'dsir' }, { name: 'random' }],
   };
 });
 

@@ -16,7 +16,7 @@ describe('library API (the README example)', () => {
     const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
     // As in the README: the sample in whole segments, so the default self-trains by them.
     const sample = await api.sampleSentences([corpus], reader, { size: 2000, seed: 0 });
-    const model = await api.fitModel({ method: 'tadpole', task: chemprotSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 0, options: {} });
+    const model = await api.fitModel({ method: 'contrast', task: chemprotSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 0, options: {} });
     expect((model.selector?.state.selfTraining as { moved: unknown[] }).moved).toHaveLength(4);
     const out = join(tmp.dir, 'kept.jsonl');
     const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
@@ -58,7 +58,7 @@ describe('library API (the README example)', () => {
   });
 
   it('exports every method and detector by name', () => {
-    expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
+    expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['contrast', 'tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
     expect(api.DETECTOR_NAMES).toEqual(expect.arrayContaining(['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm']));
   });
 });

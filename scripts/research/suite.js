@@ -346,7 +346,7 @@ for (const name of names) {
     // anchor=q (tried, rejected): take the segments whose mean beats the q-quantile of
     // held-out task sentences, at most cap of the sample.
     if (m.startsWith('gst:')) {
-      const o = { rounds: 2, expand: 0.1, base: 'tadpole', options: {}, sample: 20000, keepTask: true, ...JSON.parse(m.slice(4)) };
+      const o = { rounds: 2, expand: 0.1, base: 'contrast', options: {}, sample: 20000, keepTask: true, ...JSON.parse(m.slice(4)) };
       const starts = [];
       let at = 0;
       for (const s of c.segs) { starts.push(at); at += s[1]; }

@@ -14,6 +14,8 @@ export interface CliIO {
 
 export interface Command {
   spec: CommandSpec;
+  /** More help after the flags, for these raw arguments (`fit --method X --help`: X's options). */
+  help?(argv: string[]): string;
   /** Returns the exit code. Throw TadpoleError for user-facing failures. */
   run(args: ParsedArgs, io: CliIO): Promise<number>;
 }

@@ -76,7 +76,7 @@ export const command: Command = {
     // 2. Fit on the task (ChemProt sentences, entity markers removed) with a general sample.
     const task = [...new Set(records(shared, 'task-chemprot/train.jsonl.gz').map((r) => String(r.text).replace(/<< | >>|\[\[ | \]\]/g, '')))];
     const sample = await sampleSentences([corpus], DEFAULT_READER, { size: 5000, seed });
-    const model = await fitModel({ method: 'tadpole', task, general: sample.sentences, generalGroups: sample.groups, seed, options: {}, taskFiles: ['task-chemprot/train.jsonl.gz'], generalFiles: [corpus] });
+    const model = await fitModel({ method: 'contrast', task, general: sample.sentences, generalGroups: sample.groups, seed, options: {}, taskFiles: ['task-chemprot/train.jsonl.gz'], generalFiles: [corpus] });
     const modelPath = join(dir, 'model.json');
     writeModel(modelPath, model);
     say(`fitted ${model.method} (${JSON.stringify(model.selector?.params)}) on ${task.length} task sentences -> ${modelPath}`);

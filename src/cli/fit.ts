@@ -7,7 +7,10 @@ import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
-import { METHOD_NAMES } from '../select/registry.js';
+import { checkMethodOptions, METHOD_NAMES, methodOwners, resolveMethod, selectorFactory } from '../select/registry.js';
+import { formatOptionHelp, wrapText } from '../select/option-decl.js';
+import { explainFit } from '../model/explain.js';
+import * as detectorHelp from '../detect/registry.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
@@ -21,95 +24,125 @@ export const FEW_TASK_SENTENCES = 50;
 const spec: CommandSpec = {
   name: 'fit',
   summary: 'fit a filter on task text and write the model file',
-  usage: 'tadpole fit --task FILE... [--general FILE...] [options] -o model.json',
+  usage: 'tadpole fit --task FILE... [--general FILE...] [--method NAME] [options] -o model.json',
   flags: [
-    { name: 'task', role: 'input', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
-    { name: 'general', role: 'input', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
-    { name: 'avoid', role: 'input', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S; more than that many are read as a seeded sample), never moved to the task side by self-training' },
-    { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
-    { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
-    { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
-    { name: 'detector', type: 'string', arg: 'NAME', help: 'tadpole: detector (auto, ensemble, knn-ratio, task-knn, iforest, eif, knn, lof, pca, mahalanobis, ocsvm) [default: auto: a z-score ensemble of a task-vs-corpus classifier and DSIR on hashed n-grams (function words left out when the task reads as headlines or titles), self-trained by corpus segments (moved by consensus for titles), its held-out AUROC printed and stored, a warning when near random; against --general or, without it, a sample of the corpus at filter time]. The paper: --detector iforest' },
-    { name: 'representation', type: 'string', arg: 'REP', help: 'tadpole: auto (embedder when one is named, else fitted LSA), lsa, or embedder' },
-    { name: 'trees', type: 'int', arg: 'N', help: 'iforest/eif: number of trees [default: 100]' },
-    { name: 'sample-size', type: 'int', arg: 'N', help: 'iforest/eif: samples per tree [default: 256]' },
-    { name: 'k', type: 'int', arg: 'K', help: 'kNN-based detectors and knn-tapt: neighbours [default: 5]' },
-    { name: 'keep', type: 'number', arg: 'SHARE', help: 'The default: the share you will keep with filter, which sizes its self-training (a quarter of it per round) [default: 0.2 with --general; without it, the --keep filter is given]' },
-    { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20; a bad value is an error at fit time (exit 2), without --general too (the fit is tried on a slice of the task), and an option the fit never reads is a warning' },
-    { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
-    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
-    { name: 'quiet', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr' },
-    { name: 'verbose', alias: 'v', type: 'boolean', help: "Also every step of the fit (its choice, each self-training round)" },
-    { ...workersFlag, help: 'Threads that split --general text when the sample reads it whole (gzip, xz, zstd, stdin, files under 64 MB); fitting itself runs in one thread [default: the cores available; 1 for input files under 4 MB]' },
-    ...readerFlags,
-    ...embedderFlags,
+    { name: 'task', role: 'input', group: 'Input', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
+    { name: 'general', role: 'input', group: 'Input', type: 'list', arg: 'FILE...', help: 'General text to sample; without it, filter samples the corpus' },
+    { name: 'avoid', role: 'input', group: 'Input', type: 'list', arg: 'FILE...', help: 'contrast: text NOT to keep (a few hundred sentences, read like --task)' },
+    { name: 'general-sample', min: 1, group: 'Input', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded)' },
+    { name: 'method', group: 'Selection', type: 'string', arg: 'NAME', help: 'Selection method (listed below) [default: contrast]' },
+    { name: 'detector', group: 'Selection', type: 'string', arg: 'NAME', help: 'tadpole: anomaly detector; implies --method tadpole [default: iforest]' },
+    { name: 'keep', group: 'Selection', type: 'number', arg: 'SHARE', help: 'contrast: the share you will keep; sizes self-training [default: 0.2]' },
+    { name: 'option', group: 'Selection', type: 'list', arg: 'KEY=VALUE...', help: "A method's option (tadpole fit --method NAME --help lists them)" },
+    { name: 'general-ratio', group: 'Selection', type: 'number', arg: 'R', help: 'tadpole: --option generalRatio=R' },
+    { name: 'representation', group: 'Selection', type: 'string', arg: 'REP', help: 'tadpole: --option representation=REP (auto, lsa, embedder)' },
+    { name: 'trees', group: 'Selection', type: 'int', arg: 'N', help: 'tadpole with iforest/eif: --option trees=N' },
+    { name: 'sample-size', group: 'Selection', type: 'int', arg: 'N', help: 'tadpole with iforest/eif: --option sampleSize=N' },
+    { name: 'k', group: 'Selection', type: 'int', arg: 'K', help: 'tadpole, knn-tapt, textgram: --option k=K' },
+    { name: 'seed', group: 'Selection', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
+    { name: 'output', role: 'output-file', group: 'Output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
+    { name: 'quiet', group: 'Output', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr' },
+    { name: 'verbose', group: 'Output', alias: 'v', type: 'boolean', help: 'Also every step of the fit (its choice, each self-training round)' },
+    { ...workersFlag, group: 'Speed', help: 'Threads that split --general text read whole (gzip, stdin)' },
+    ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
+    ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
-  notes: `The default (no --method, no --detector) contrasts the task with general text: --general with a
-sample of the corpus you will filter (or the corpus itself: 20,000 sentences are drawn, in whole
-15-sentence segments), or nothing, and then a seeded sample of the corpus is drawn when you
-filter. Tokens the task file adds and the corpus sample lacks (a label, a row number, a prefix
-or separator: the first or last token of a quarter of the task sentences, or in half of them,
-and 100 times rarer there in the sample) are stripped from the task first and named on stderr
-(--option artefacts=keep keeps them): alone they would tell the task from the corpus and teach
-the regression nothing else. It fits a logistic regression of task sentences against that sample (hashed word
-1-2-grams and character 5-grams of each word, digits folded) and DSIR (models of the same hashed
-features in task and sample, scored per n-gram), scores by the mean of their z-scores, measures
-that on held-out task and corpus sentences (AUROC, printed), and warns when the task cannot be
-told from the corpus. Then it self-trains: the sample's segments that score most task-like (a
-quarter, a half, three quarters, then all of the share you will keep: 5%, 10%, 15%, 20% of the sample for
---keep 0.2) join the task side and the pair is fitted again, so it learns the corpus's own
-wording for the task's domain. Without --general, filter sizes this by its --keep; with
---general, give --keep SHARE if you will keep other than 20% (--option rounds=0 turns
-self-training off; --option moveBy=consensus moves only segments that both the regression and
-DSIR rank high: better where the corpus holds the task's topic in another genre, worse where
-the task's domain is scarce, and the default for a task of titles; --option style=on adds a third view that reads function words
-and word shapes, the genre without the topic, so that with moveBy=consensus news about a sport
-is told from forum posts about it, but only where the text you want is written like your task
-(README, "A fresh suite"); style=guard lets that view only veto moves, at the
-default's filter cost; progress is printed). A filter with it costs about 1.6x what --method random costs. --option candidates=a,b,a+b
-lets auto choose among more methods (classifier, dsir, distance, moore-lewis; '+' = z-score
-ensemble; a component takes options after colons, e.g. dsir:features=chars-folded).
-Where the kept text is the task's topic in the wrong genre, or its genre on the wrong topic,
-the task text cannot say which you want: --avoid FILE with a few hundred sentences of what
-you do not want tells the default (they weigh on the corpus side of every fit). tadpole
-inspect groups what a filter kept and writes each group out, ready for --avoid.
+  notes: `With no --method, fit runs contrast, the default: it learns what tells the task from a
+sample of the corpus (--general, or at filter time the corpus itself) and self-trains on the
+corpus passages that read most like the task. --method tadpole is the paper's method: sentence
+vectors and an anomaly detector (--detector, default iforest). Each method's options:
+tadpole fit --method NAME --help (with tadpole: --detector NAME too).
 
 Examples:
   tadpole fit --task task.txt --general sample.txt -o model.json
-  tadpole fit --task train.jsonl.gz --format jsonl --general news.txt -o model.json
-  tadpole fit --task sports-news.txt --avoid sports-forum-posts.txt -o model.json   # the news, not the forums
-  tadpole fit --task task.txt --embedder onnx --model-dir ./all-MiniLM-L6-v2 --detector iforest -o bert.json   # the paper's setting`,
+  tadpole fit --task sports-news.txt --avoid sports-forum-posts.txt -o model.json
+  tadpole fit --task task.txt --method tadpole --embedder onnx --model-dir DIR -o bert.json`,
 };
+
+/** The word after `--NAME` or in `--NAME=VALUE` among raw arguments (help is printed before parsing). */
+function rawFlag(argv: string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === `--${name}`) return argv[i + 1];
+    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
+  }
+  return undefined;
+}
+
+/**
+ * `fit --help` lists the methods; `fit --method X --help` adds what X does and its declared
+ * options with defaults (with tadpole, also those of --detector, default iforest).
+ */
+export function methodHelp(argv: string[]): string {
+  const detector = rawFlag(argv, 'detector');
+  const asked = rawFlag(argv, 'method');
+  if (asked === undefined && detector === undefined) {
+    const width = Math.max(...METHOD_NAMES.map((m) => m.length)) + 2;
+    const lines = ['', 'Methods (tadpole fit --method NAME --help for its options):', ...METHOD_NAMES.map((m) => `  ${m.padEnd(width)}${selectorFactory(m).summary}`)];
+    return lines.join('\n') + '\n';
+  }
+  const { method, options } = resolveMethod(asked, detector === undefined ? {} : { detector });
+  const factory = selectorFactory(method);
+  const lines = ['', `Method ${method}:`, ...factory.explain.split('\n').flatMap((l) => wrapText(l, '  '))];
+  for (const owner of methodOwners(method, options)) {
+    lines.push('', `Options of ${owner.label} (--option KEY=VALUE; KEY=DEFAULT shown):`, ...formatOptionHelp(owner));
+  }
+  if (method === 'tadpole') {
+    const { DETECTOR_HELP, DETECTOR_NAMES } = detectorHelp;
+    const width = Math.max(...DETECTOR_NAMES.map((n) => n.length)) + 2;
+    const local: [string, string][] = [
+      ['task-knn', '1 - mean cosine similarity to the k nearest task vectors'],
+      ['knn-ratio', "similarity to the k nearest general vectors minus that to the task's (needs --general)"],
+      ['ensemble', 'z-scores of the components added up (--option components=...; needs --general)'],
+    ];
+    const rows: [string, string][] = [...DETECTOR_NAMES.map((n): [string, string] => [n, DETECTOR_HELP[n] ?? '']), ...local];
+    lines.push('', 'Detectors (--detector NAME; with --help, its options):');
+    for (const [name, text] of rows) {
+      const wrapped = wrapText(text, ' '.repeat(width + 2));
+      lines.push(`  ${name.padEnd(width)}${(wrapped[0] ?? '').trimStart()}`, ...wrapped.slice(1));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The fit's last lines: what the method does, in words (select/*.ts `explain`). */
+function explainMethod(method: string, options: Record<string, unknown>, say: (line: string) => void): void {
+  for (const line of explainFit(method, options)) say(line);
+}
 
 export const command: Command = {
   spec,
+  help: methodHelp,
   async run(args, io) {
     const reader = readerOptionsFrom(args);
     const taskFiles = requireFiles(args, 'task', 'task');
     const generalFiles = expandInputs(list(args, 'general'));
     const seed = num(args, 'seed') ?? 0;
-    const method = str(args, 'method') ?? 'tadpole';
-    const options: Record<string, unknown> = {};
+    const given: Record<string, unknown> = {};
     for (const [flag, key] of [['detector', 'detector'], ['representation', 'representation']] as const) {
       const v = str(args, flag);
-      if (v !== undefined) options[key] = v;
+      if (v !== undefined) given[key] = v;
     }
     for (const [flag, key] of [['generalRatio', 'generalRatio'], ['trees', 'trees'], ['sampleSize', 'sampleSize'], ['k', 'k']] as const) {
       const v = num(args, flag);
-      if (v !== undefined) options[key] = v;
-    }
-    const keep = num(args, 'keep');
-    if (keep !== undefined) {
-      if (!(keep > 0 && keep < 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be a share between 0 and 1, got ${keep}`);
-      if (!selfTrains(method, options)) throw new TadpoleError('TADPOLE_USAGE', `--keep sizes the self-training of the default (auto) fit only; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not self-train`);
-      options.keep = keep;
+      if (v !== undefined) given[key] = v;
     }
     for (const kv of list(args, 'option')) {
       const eq = kv.indexOf('=');
       if (eq <= 0) throw new TadpoleError('TADPOLE_USAGE', `--option needs KEY=VALUE, got "${kv}"`);
       const raw = kv.slice(eq + 1);
-      options[kv.slice(0, eq)] = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+      given[kv.slice(0, eq)] = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
+    // No --method: contrast, or tadpole when a detector is named; `auto` is contrast's older name.
+    const { method, options } = resolveMethod(str(args, 'method'), given);
+    const keep = num(args, 'keep');
+    if (keep !== undefined) {
+      if (!(keep > 0 && keep < 1)) throw new TadpoleError('TADPOLE_USAGE', `--keep must be a share between 0 and 1, got ${keep}`);
+      if (!selfTrains(method, options)) throw new TadpoleError('TADPOLE_USAGE', `--keep sizes the self-training of the default fit (contrast) only; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not self-train`);
+      options.keep = keep;
+    }
+    // An unknown option fails now, with a suggestion, before any text is read.
+    checkMethodOptions(method, options);
     const avoidFiles = expandInputs(list(args, 'avoid'));
     // Refused before any text is read: only the default's fit weighs text to avoid.
     checkAvoid(method, options, avoidFiles.length > 0);
@@ -149,6 +182,7 @@ export const command: Command = {
       const model = deferFit({ ...asked, taskFiles, sampleSize });
       writeModel(out, model);
       say(`no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (give --general FILE to fit now); wrote ${out}`);
+      explainMethod(method, options, say);
       return 0;
     }
     let general: string[] = [];
@@ -175,6 +209,7 @@ export const command: Command = {
     });
     writeModel(out, model);
     say(`fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}`);
+    explainMethod(method, options, say);
     return 0;
   },
 };

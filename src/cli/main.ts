@@ -76,7 +76,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     const { command } = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(helpText(command.spec, helpColumns(io)));
+      io.stdout.write(helpText(command.spec, helpColumns(io)) + (command.help?.(rest) ?? ''));
       return EXIT.ok;
     }
     const args = parseArgs(command.spec, rest);

@@ -4,6 +4,7 @@ import { sharedDir } from '../core/shared.js';
 import { TadpoleError } from '../core/errors.js';
 import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
 import { selfTrains } from '../model/fit.js';
+import { METHOD_ALIASES, METHOD_NAMES } from '../select/registry.js';
 import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups.js';
 
 /** How a file's records become documents (see corpora/README.md). */
@@ -119,7 +120,8 @@ export interface EvalSpec {
   maxTaskSentences?: number;
 }
 
-const METHODS = ['tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram', 'classifier', 'auto'];
+/** Every method, and `auto` (contrast's older name). */
+const METHODS = [...METHOD_NAMES, ...Object.keys(METHOD_ALIASES)];
 
 function bad(where: string, msg: string): TadpoleError {
   return new TadpoleError('TADPOLE_USAGE', `invalid eval spec (${where}): ${msg}`);
@@ -197,7 +199,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
     let avoid: MethodSpec['avoid'];
     if (m.avoid !== undefined) {
       const where = `methods[${i}].avoid`;
-      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}${m.options?.detector !== undefined ? ` with detector ${String(m.options.detector)}` : ''}`);
+      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (contrast) takes text to avoid, not ${m.name}${m.options?.detector !== undefined ? ` with detector ${String(m.options.detector)}` : ''}`);
       checkFileSet(m.avoid, where);
       if (m.avoid.maxSentences !== undefined && !(Number.isInteger(m.avoid.maxSentences) && m.avoid.maxSentences > 0)) throw bad(where, `"maxSentences" must be a positive integer, got ${m.avoid.maxSentences}`);
       avoid = { ...m.avoid, files: m.avoid.files.map(resolveSharedPath) };
@@ -209,7 +211,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
       const where = `methods[${i}].avoidKeptGroups`;
       const g = m.avoidKeptGroups;
       if (typeof g !== 'object' || g === null) throw bad(where, 'must be an object: {"groups", "outOfDomain", "sentences"}');
-      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (tadpole, detector auto) and auto take text to avoid, not ${m.name}`);
+      if (!selfTrains(m.name, m.options ?? {})) throw bad(where, `only the default fit (contrast) takes text to avoid, not ${m.name}`);
       if (m.avoid !== undefined) throw bad(where, 'give "avoid" or "avoidKeptGroups", not both');
       const full = { ...KEPT_GROUPS_DEFAULTS, ...g };
       if (!(Number.isInteger(full.groups) && full.groups >= 1)) throw bad(where, `"groups" must be a positive integer, got ${full.groups}`);

@@ -11,7 +11,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
-import { selectorFactory } from '../select/registry.js';
+import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { checkAvoid, fitModel, selfTrains, type FitOptions } from './fit.js';
 import { describeUnread } from './unread-options.js';
@@ -20,13 +20,22 @@ export { selfTrains };
 
 /**
  * Does a fit without a general sample wait for the corpus? Methods that need general text
- * (dsir, moore-lewis, distance) and tadpole's default detector (an ensemble contrasting
- * task and general text) do; a detector named by the user (the paper's task-only setting,
- * --detector iforest) and methods that ignore general text (random, knn-tapt) fit at once.
+ * (the default, contrast; dsir, moore-lewis, distance) do; the paper's method (tadpole: a
+ * detector fitted on the task alone) and methods that ignore general text (random, knn-tapt)
+ * fit at once.
  */
 export function completesFromCorpus(method: string, options: Record<string, unknown>): boolean {
-  if (selectorFactory(method).needsGeneral) return true;
-  return method === 'tadpole' && options.detector === undefined;
+  return selectorFactory(resolveMethod(method, options).method).needsGeneral;
+}
+
+/**
+ * The method a waiting model is completed with. Before the default had a name, its waiting
+ * models said method tadpole with no detector (or detector auto): those are contrast.
+ */
+export function completionMethod(model: ModelFile): { method: string; options: Record<string, unknown> } {
+  const options = model.fit.options;
+  if (canonicalMethod(model.method) === 'tadpole' && (options.detector === undefined || options.detector === 'auto')) return resolveMethod(undefined, { ...options, detector: 'auto' });
+  return resolveMethod(model.method, options);
 }
 
 /** True for a model that still waits for its corpus sample. */
@@ -36,17 +45,22 @@ export function needsCompletion(model: ModelFile): boolean {
 
 /** The model file of a fit deferred to filter time: method, options, seed, task sentences. */
 export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { sampleSize: number }): ModelFile {
-  selectorFactory(opts.method); // unknown method: the usual error now, not at filter time
+  // An unknown method or option: the usual error now, not at filter time.
+  const resolved = resolveMethod(opts.method, opts.options);
+  const method = resolved.method;
+  // A waiting tadpole model names its detector: one without says the default (completionMethod).
+  const options = method === 'tadpole' && resolved.options.detector === undefined ? { ...resolved.options, detector: 'iforest' } : resolved.options;
+  checkMethodOptions(method, options);
   if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
   if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `--general-sample must be a positive integer, got ${opts.sampleSize}`);
-  checkAvoid(opts.method, opts.options, !!opts.avoid?.length);
+  checkAvoid(method, options, !!opts.avoid?.length);
   const embedder = opts.embedder ? Object.fromEntries(Object.entries(opts.embedder).filter(([k, v]) => k !== 'log' && v !== undefined)) : undefined;
   return {
     format: MODEL_FORMAT,
     version: MODEL_VERSION,
-    method: opts.method,
+    method,
     embedder: null,
-    fit: { seed: opts.seed, options: opts.options },
+    fit: { seed: opts.seed, options },
     counts: {
       taskSentences: opts.task.length,
       generalSentences: 0,
@@ -86,7 +100,10 @@ export async function checkDeferredOptions(opts: Omit<FitOptions, 'general' | 'g
     if (err instanceof TadpoleError && err.code === 'TADPOLE_USAGE') throw err;
     return;
   }
-  if (unread.length) opts.log?.(describeUnread(opts.method, unread));
+  if (unread.length) {
+    const { method, options } = resolveMethod(opts.method, opts.options);
+    opts.log?.(describeUnread(method, unread, options));
+  }
 }
 
 export interface CompleteOptions {
@@ -130,9 +147,10 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     if (opts.embedder?.[k] !== undefined) (local as Record<string, unknown>)[k] = opts.embedder[k];
   }
   const embedder = named ? ({ ...named, ...local, kind: named.kind } as EmbedderSpec) : undefined;
-  const options = optionsWithKeep(model.method, model.fit.options, opts.keep);
+  const asked = completionMethod(model);
+  const options = optionsWithKeep(asked.method, asked.options, opts.keep);
   const fitted = await fitModel({
-    method: model.method,
+    method: asked.method,
     task: c.task,
     general: sample.sentences,
     generalGroups: sample.groups,

@@ -9,9 +9,14 @@ import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
 import type { ModelFile } from './file.js';
+import { explainModel, modelMethod } from './explain.js';
 
 export interface ModelSummary {
   method: string;
+  /** The method under its current name, where the file uses an older one (auto, tadpole with detector auto). */
+  current?: string;
+  /** What the method does, in words (model/explain.ts). */
+  explain: string[];
   version: number;
   /** `waiting`: fitted without a general sample, completed by `filter` from its corpus. */
   state: 'fitted' | 'waiting' | 'completed';
@@ -36,8 +41,11 @@ export function summarizeModel(model: ModelFile): ModelSummary {
   const st = (sel?.state ?? {}) as Record<string, unknown>;
   const sample = model.completion?.sample;
   const choice = sel ? autoChoiceOf(sel) : undefined;
+  const current = modelMethod(model).method;
   return {
     method: model.method,
+    ...(current !== model.method ? { current } : {}),
+    explain: explainModel(model),
     version: model.version,
     state,
     seed: model.fit.seed,
@@ -57,7 +65,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
 
 export function describeModel(s: ModelSummary): string[] {
   const opts = Object.entries(s.options).map(([k, v]) => `${k}=${String(v)}`).join(' ');
-  const lines = [`method: ${s.method} (model version ${s.version}), seed ${s.seed}${opts ? `, options ${opts}` : ''}`];
+  const lines = [`method: ${s.method}${s.current ? ` (the default, now named ${s.current})` : ''} (model version ${s.version}), seed ${s.seed}${opts ? `, options ${opts}` : ''}`, ...s.explain.map((l) => `  ${l}`)];
   const files = (f: string[]) => (f.length ? ` from ${f.join(', ')}` : '');
   lines.push(`task: ${s.counts.taskSentences} sentences${files(s.counts.taskFiles)}`);
   if (s.state === 'waiting') {
@@ -73,7 +81,7 @@ export function describeModel(s: ModelSummary): string[] {
   if (s.artefacts) lines.push(describeArtefacts(s.artefacts));
   if (s.functionWords) lines.push(describeFunctionWords(s.functionWords));
   if (s.choice) {
-    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `auto: using ${s.choice.chosen}, unmeasured`);
+    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `contrast: using ${s.choice.chosen}, unmeasured`);
     if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
   }
   if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));

@@ -1,11 +1,12 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, type EmbedderSpec } from '../embed/factory.js';
-import { selectorFactory } from '../select/registry.js';
+import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { describeUnread, trackOptionReads } from './unread-options.js';
 
 export interface FitOptions {
+  /** A method name or alias; tadpole with detector auto (the default's older spelling) fits contrast. */
   method: string;
   task: string[];
   general: string[];
@@ -24,19 +25,24 @@ export interface FitOptions {
   onUnreadOptions?: (keys: string[]) => void;
 }
 
-/** Does this fit self-train by segments (auto, alone or as tadpole's default detector)? */
+/** Does this fit self-train by segments (contrast, the default, also under its older spellings)? */
 export function selfTrains(method: string, options: Record<string, unknown>): boolean {
-  return method === 'auto' || (method === 'tadpole' && (options.detector ?? 'auto') === 'auto');
+  const name = canonicalMethod(method);
+  return name === 'contrast' || (name === 'tadpole' && options.detector === 'auto');
 }
 
 /** Text not to keep weighs on the general side of the default's fit (select/avoid.ts); no other method takes it. */
 export function checkAvoid(method: string, options: Record<string, unknown>, given: boolean): void {
   if (!given || selfTrains(method, options)) return;
-  throw new TadpoleError('TADPOLE_USAGE', `--avoid works with the default fit (method tadpole, detector auto) and --method auto; ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not take text to avoid`);
+  throw new TadpoleError('TADPOLE_USAGE', `--avoid works with the default fit (method contrast); ${method}${options.detector ? ` --detector ${String(options.detector)}` : ''} does not take text to avoid`);
 }
 
-export async function fitModel(opts: FitOptions): Promise<ModelFile> {
+export async function fitModel(asked: FitOptions): Promise<ModelFile> {
+  const resolved = resolveMethod(asked.method, asked.options);
+  const opts: FitOptions = { ...asked, ...resolved };
   const factory = selectorFactory(opts.method);
+  // An option no part of the method declares is an error before any work (a typo says so).
+  checkMethodOptions(opts.method, opts.options);
   if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
   if (factory.needsGeneral && opts.general.length === 0) {
     throw new TadpoleError('TADPOLE_USAGE', `method "${opts.method}" needs a general-domain sample: give --general FILE`);
@@ -60,7 +66,7 @@ export async function fitModel(opts: FitOptions): Promise<ModelFile> {
     const unread = options.unread();
     if (unread.length) {
       if (opts.onUnreadOptions) opts.onUnreadOptions(unread);
-      else opts.log?.(describeUnread(opts.method, unread));
+      else opts.log?.(describeUnread(opts.method, unread, opts.options));
     }
     const model: ModelFile = {
       format: MODEL_FORMAT,

@@ -1,5 +1,11 @@
 /**
- * `auto`: choose the selector per task. No single recipe wins on every domain (each
+ * `contrast`, the default method (`auto` is its older name, still accepted, and the name in
+ * model files written before): the task contrasted with a sample of the corpus. Task
+ * artefacts are stripped (artefacts.ts), the candidate (one, by default: the z-score ensemble
+ * of a task-vs-corpus classifier and DSIR) is measured on held-out sentences, then
+ * self-trained by corpus segments (self-training.ts).
+ *
+ * Choosing the selector per task (research: --option candidates=a,b). No single recipe wins on every domain (each
  * of DSIR, a task-vs-corpus classifier and the LSA/Moore-Lewis ensemble fails on some
  * mix), so the choice is made on the task itself: hold out a seeded share of the task
  * sentences and of the general (corpus) sample, fit every candidate on the rest, and
@@ -17,9 +23,10 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
-import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
+import { needGeneral, needTask } from './options.js';
+import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
-import { avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
+import { AVOID_SHARE_OPTION, avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
 import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
@@ -48,6 +55,23 @@ export const AUTO_DEFAULTS = {
   minHeldOut: 10,
 } as const;
 
+/** Every option the default reads; the research knobs it leaves unset are marked experimental. */
+export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
+  { name: 'rounds', type: 'int', default: SELF_TRAINING_DEFAULTS.rounds, min: 0, help: 'self-training rounds (0: none): corpus segments that score most task-like join the task side' },
+  { name: 'keep', type: 'number', defaultText: "filter's --keep (0.2 with --general)", min: 0, max: 1, minOpen: true, maxOpen: true, help: 'the share you will keep, which sizes the self-training: a quarter of it per round (--keep)' },
+  { name: 'moveBy', type: 'choice', defaultText: 'mean; consensus for a task of titles', choices: MOVE_BY, help: 'segments move by the mean of the two scorers, or only when both rank them high' },
+  { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
+  { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: 'auto leaves function words out when the task reads as titles; keep, skip' },
+  AVOID_SHARE_OPTION,
+  { name: 'expand', type: 'number', defaultText: `keep / 4 (${SELF_TRAINING_DEFAULTS.expand})`, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the sample moved per round (cumulative; rounds x expand under 1)', experimental: true },
+  { name: 'candidates', type: 'string', default: AUTO_DEFAULTS.candidates, help: "scorers measured on held-out sentences, the best kept: a,b,a+b ('+': z-score ensemble; name:key=value for a component's options)", experimental: true },
+  { name: 'holdout', type: 'number', default: AUTO_DEFAULTS.holdout, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of task and sample sentences held out to measure the candidates', experimental: true },
+  { name: 'style', type: 'choice', default: 'off', choices: STYLE_MODES, help: 'on adds a style view (function words, word shapes) to every candidate; guard lets it only veto moves', experimental: true },
+  { name: 'guardShare', type: 'number', default: STYLE_GUARD_SHARE, min: 0, max: 1, minOpen: true, help: 'style=guard: a move is vetoed when the style view ranks it past this share', experimental: true },
+];
+
+export const CONTRAST_OWNER: OptionOwner = { label: 'method contrast', options: CONTRAST_OPTIONS };
+
 export interface CandidateFigure {
   name: string;
   /** Held-out AUROC: P(a held-out corpus sentence scores above a held-out task sentence). */
@@ -65,8 +89,8 @@ export interface AutoChoice {
 
 export function parseCandidates(v: unknown): string[] {
   const names = String(v).split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `auto: no candidates in "${String(v)}"; e.g. candidates=classifier,dsir,classifier+dsir`);
-  for (const n of names) if (n.split('+').some((p) => p === 'auto' || p === 'ensemble' || p === '')) throw new TadpoleError('TADPOLE_USAGE', `auto: invalid candidate "${n}"`);
+  if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `contrast: no candidates in "${String(v)}"; e.g. candidates=classifier,dsir,classifier+dsir`);
+  for (const n of names) if (n.split('+').some((p) => p === 'auto' || p === 'ensemble' || p === '')) throw new TadpoleError('TADPOLE_USAGE', `contrast: invalid candidate "${n}"`);
   return names;
 }
 
@@ -127,24 +151,25 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
 
 export function describeChoice(c: AutoChoice): string {
   const figs = c.candidates.map((f) => `${f.name} ${f.auroc.toFixed(3)}`).join(', ');
-  return `auto: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
+  return `contrast: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
 }
 
 export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
-  needTask(given.task, 'auto');
-  needGeneral(given.general, 'auto (it contrasts the task with a corpus sample)');
+  needTask(given.task, 'contrast');
+  needGeneral(given.general, 'contrast (it contrasts the task with a corpus sample)');
+  const read = optionReader(CONTRAST_OWNER, given.options);
   // Tokens the task file adds and the corpus lacks would separate the task alone (artefacts.ts).
-  const artefacts = strOpt(given.options, 'artefacts', 'auto', ARTEFACT_MODES) === 'keep' ? [] : findTaskArtefacts(given.task, given.general);
+  const artefacts = read.string('artefacts') === 'keep' ? [] : findTaskArtefacts(given.task, given.general);
   if (artefacts.length > 0) given.log?.(describeArtefacts(artefacts));
   const ctx: FitContext = artefacts.length > 0 ? { ...given, task: given.task.map((s) => stripArtefacts(s, artefacts)) } : given;
-  const functionWords = functionWordFigures(ctx.task, ctx.general, strOpt(ctx.options, 'functionWords', 'auto', FUNCTION_WORD_MODES) as FunctionWordMode);
+  const functionWords = functionWordFigures(ctx.task, ctx.general, read.string<FunctionWordMode>('functionWords'));
   ctx.log?.(describeFunctionWords(functionWords));
-  const asked = parseCandidates(ctx.options.candidates ?? AUTO_DEFAULTS.candidates);
+  const asked = parseCandidates(read.string('candidates'));
   const plain = functionWords.skipped ? asked.map(withoutFunctionWords) : asked;
-  const style = strOpt(ctx.options, 'style', 'off', STYLE_MODES) as StyleMode;
+  const style = read.string<StyleMode>('style');
   const candidates = withStyleView(plain, style, functionWords.skipped);
   if (style !== 'off') ctx.log?.(describeStyleView(style, functionWords.skipped));
-  const holdout = numOpt(ctx.options, 'holdout', AUTO_DEFAULTS.holdout, (v) => v > 0 && v < 1);
+  const holdout = read.number('holdout');
   let choice: AutoChoice;
   if (Math.round(ctx.task.length * holdout) < AUTO_DEFAULTS.minHeldOut || Math.round(ctx.general.length * holdout) < AUTO_DEFAULTS.minHeldOut) {
     choice = {
@@ -154,7 +179,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
       heldOutGeneral: 0,
       warning: `${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each, so nobody measured whether ${candidates[0]} can tell the task from the corpus: it may keep close to a random sample. Give more task text and a larger general sample.`,
     };
-    ctx.log?.(`auto: using ${choice.chosen}, unmeasured`);
+    ctx.log?.(`contrast: using ${choice.chosen}, unmeasured`);
     ctx.log?.(`warning: ${choice.warning}`);
   } else {
     choice = await chooseCandidate(ctx, candidates, holdout);
@@ -175,20 +200,22 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   };
   const fitChosen = (task: string[], general: string[], seed: number) => fitCandidate(choice.chosen, task, general, seed);
   const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
-  const rounds = intOpt(ctx.options, 'rounds', SELF_TRAINING_DEFAULTS.rounds, 0);
+  const rounds = read.number('rounds');
   // The share the user will keep sizes the moves (a quarter of it per round): filter passes
   // its --keep when it completes a model; fit takes --keep SHARE.
-  const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
-  const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
+  const keep = read.maybeNumber('keep');
+  const expandGiven = read.maybeNumber('expand');
+  if (expandGiven !== undefined && !(expandGiven * Math.max(1, rounds) < 1)) throw new TadpoleError('TADPOLE_USAGE', `invalid expand ${expandGiven} for method contrast: rounds x expand must stay under 1 (rounds ${rounds})`);
+  const expand = expandGiven ?? (keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4);
   // A task of titles moves by consensus: on the title mixes it raised the mean and the worst in
   // every setting measured, where for running text consensus loses when the domain is scarce
   // (docs/research.md, "Titles move by consensus").
   const titlesDefault = functionWords.skipped && ctx.options.moveBy === undefined;
-  const moveBy = strOpt(ctx.options, 'moveBy', functionWords.skipped ? 'consensus' : SELF_TRAINING_DEFAULTS.moveBy, MOVE_BY) as MoveBy;
-  if (titlesDefault) ctx.log?.('auto: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');
+  const moveBy = read.maybeString<MoveBy>('moveBy') ?? (functionWords.skipped ? 'consensus' : SELF_TRAINING_DEFAULTS.moveBy);
+  if (titlesDefault) ctx.log?.('contrast: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');
   // style=guard: a style classifier, fitted on each round's sides, vetoes moves it ranks past guardShare.
   const guarded = style === 'guard' && !functionWords.skipped;
-  const guardShare = guarded ? numOpt(ctx.options, 'guardShare', STYLE_GUARD_SHARE, (v) => v > 0 && v <= 1) : undefined;
+  const guardShare = guarded ? read.number('guardShare') : undefined;
   const guard = async (task: string[], general: string[], seed: number): Promise<Float64Array> => {
     const scorer = await loadSelector(await fitCandidate(STYLE_COMPONENT, task, general, seed), loadOpts);
     try {
@@ -198,12 +225,12 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     }
   };
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts), ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
-  return { method: 'auto', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
   const sel = state.selector as SelectorJSON | undefined;
-  if (!sel || typeof sel !== 'object') throw new TadpoleError('TADPOLE_MODEL', 'auto model has no fitted selector; refit the model');
+  if (!sel || typeof sel !== 'object') throw new TadpoleError('TADPOLE_MODEL', 'contrast model has no fitted selector; refit the model');
   return loadSelector(sel, ctx);
 }
 
@@ -219,9 +246,14 @@ export function autoChoiceOf(selector: SelectorJSON): AutoChoice | undefined {
   return c && typeof c.chosen === 'string' ? c : undefined;
 }
 
-export const autoSelector: SelectorFactory = {
-  method: 'auto',
-  summary: 'strip task artefacts (tokens the task file adds and the corpus lacks: labels, ids, prefixes; artefacts=keep keeps them), measure candidates on held-out task vs corpus sentences (AUROC), keep the best, warn when near random, then self-train by corpus segments (default candidate: classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean, a z-score ensemble, without function words and moving by consensus when the task holds under 0.6 times the sample share of them; --option candidates=a,b,a+b, rounds=0 for no self-training, functionWords=auto|keep|skip, style=on adds a style view (function words and word shapes: genre, not topic) to every candidate, with moveBy=consensus for a task whose topic the corpus also holds in another genre, style=guard lets it only veto moves (guardShare=0.3); fit --avoid FILE weighs text not to keep on the general side, avoidShare=0.2 of the sample)',
+export const contrastSelector: SelectorFactory = {
+  method: 'contrast',
+  summary: 'the default: task vs corpus sample (classifier + DSIR), self-trained by segments',
+  explain:
+    'contrast (the default): learns what sets your task text apart from a corpus sample,\n' +
+    'with a word/subword classifier and DSIR word statistics (labels or ids the task file adds\n' +
+    'are stripped first), then self-trains on the corpus passages most like the task.',
+  options: CONTRAST_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,
   fit: fitAuto,

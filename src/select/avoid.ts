@@ -14,7 +14,7 @@
  * in-domain text with it (docs/research.md, "Text to avoid").
  */
 import { Rng } from '../core/rng.js';
-import { numOpt } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 
 export const AVOID_DEFAULTS = {
   /** The avoided sentences' weight, as a share of the general sample's (see above). */
@@ -31,9 +31,11 @@ export interface AvoidRecord {
   share: number;
 }
 
+export const AVOID_SHARE_OPTION: OptionDecl = { name: 'avoidShare', type: 'number', default: AVOID_DEFAULTS.share, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'the weight of the --avoid text, as a share of the general sample\'s' };
+
 /** The fit's `avoidShare` option (a share in (0, 1)), or the default. */
 export function avoidShareOf(options: Record<string, unknown>): number {
-  return numOpt(options, 'avoidShare', AVOID_DEFAULTS.share, (v) => v > 0 && v < 1);
+  return optionReader({ label: 'method contrast', options: [AVOID_SHARE_OPTION] }, options).number('avoidShare');
 }
 
 /** How many avoided sentences the fit weighs against a sample of `generalSize`: `share` of it. */

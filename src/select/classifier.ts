@@ -13,7 +13,8 @@ import { Rng } from '../core/rng.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { bucketOf } from '../text/ngrams.js';
 import { HashedFeatureScorer } from './raw-ngrams.js';
-import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
+import { needGeneral, needTask } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const CLASSIFIER_DEFAULTS = {
@@ -166,26 +167,40 @@ class ClassifierScorer extends HashedFeatureScorer {
   }
 }
 
+export const CLASSIFIER_OPTIONS: readonly OptionDecl[] = [
+  { name: 'rounds', type: 'int', default: CLASSIFIER_DEFAULTS.rounds, min: 0, help: 'self-training rounds: the most task-like general sentences join the task side' },
+  { name: 'expand', type: 'number', default: CLASSIFIER_DEFAULTS.expand, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the general sentences moved per round (cumulative)' },
+  { name: 'features', type: 'choice', default: CLASSIFIER_DEFAULTS.features, choices: FEATURE_SETS, help: 'hashed features: words (1-2-grams), chars (+ character n-grams of each word), chars-folded (digits folded)' },
+  { name: 'charN', type: 'int', default: CLASSIFIER_DEFAULTS.charN, min: 2, help: 'character n-gram length' },
+  { name: 'buckets', type: 'int', default: CLASSIFIER_DEFAULTS.buckets, min: 1, help: 'hash buckets (weights)', experimental: true },
+  { name: 'epochs', type: 'int', default: CLASSIFIER_DEFAULTS.epochs, min: 1, help: 'passes of stochastic gradient descent', experimental: true },
+  { name: 'rate', type: 'number', default: CLASSIFIER_DEFAULTS.rate, min: 0, minOpen: true, help: 'learning rate (divided by the square root of the epoch)', experimental: true },
+  { name: 'l2', type: 'number', default: CLASSIFIER_DEFAULTS.l2, min: 0, max: 1, maxOpen: true, help: 'L2 weight decay per step', experimental: true },
+  { name: 'weightFloor', type: 'number', default: CLASSIFIER_DEFAULTS.weightFloor, min: 0, help: 'no weight below -weightFloor x their root mean square (0: no floor)', experimental: true },
+];
+
 export const classifierSelector: SelectorFactory = {
   method: 'classifier',
-  summary: 'task vs general/corpus logistic regression on hashed word 1-2-grams + char 5-grams (positive-unlabelled; DCLM-style quality filter)',
+  summary: 'task vs general logistic regression on hashed n-grams (DCLM-style)',
+  explain: 'classifier: a logistic regression of task sentences against the general sample on hashed\nword and character n-grams, self-trained on the general sentences it finds most task-like;\na sentence scores by its odds of being task text.',
+  options: CLASSIFIER_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'classifier');
     needGeneral(ctx.general, 'classifier');
-    const o = ctx.options;
+    const read = optionReader({ label: 'method classifier', options: CLASSIFIER_OPTIONS }, ctx.options);
     const params = {
-      buckets: intOpt(o, 'buckets', CLASSIFIER_DEFAULTS.buckets),
-      epochs: intOpt(o, 'epochs', CLASSIFIER_DEFAULTS.epochs),
-      rate: numOpt(o, 'rate', CLASSIFIER_DEFAULTS.rate, (v) => v > 0),
-      l2: numOpt(o, 'l2', CLASSIFIER_DEFAULTS.l2, (v) => v >= 0 && v < 1),
-      features: strOpt(o, 'features', CLASSIFIER_DEFAULTS.features, FEATURE_SETS) as FeatureSet,
-      charN: intOpt(o, 'charN', CLASSIFIER_DEFAULTS.charN, 2),
-      weightFloor: numOpt(o, 'weightFloor', CLASSIFIER_DEFAULTS.weightFloor, (v) => v >= 0),
+      buckets: read.number('buckets'),
+      epochs: read.number('epochs'),
+      rate: read.number('rate'),
+      l2: read.number('l2'),
+      features: read.string<FeatureSet>('features'),
+      charN: read.number('charN'),
+      weightFloor: read.number('weightFloor'),
     };
-    const rounds = intOpt(o, 'rounds', CLASSIFIER_DEFAULTS.rounds, 0);
-    const expand = numOpt(o, 'expand', CLASSIFIER_DEFAULTS.expand, (v) => v > 0 && v < 1);
+    const rounds = read.number('rounds');
+    const expand = read.number('expand');
     // The floor applies to every fit, the ones that rank the self-training's moves included.
     const fitFloored = (pos: string[], neg: string[], seed: number): LogisticFit => {
       const f = fitLogistic(pos, neg, { ...params, seed });

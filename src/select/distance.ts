@@ -3,8 +3,9 @@
  * to the task centroid minus distance to the general-sample centroid, on unit vectors.
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { needGeneral, needTask, intOpt } from './options.js';
-import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
+import { needGeneral, needTask } from './options.js';
+import { optionReader } from './option-decl.js';
+import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export function centroid(X: Float32Array, n: number, d: number): Float32Array {
@@ -34,14 +35,17 @@ class DistanceScorer implements SentenceScorer {
 
 export const distanceSelector: SelectorFactory = {
   method: 'distance',
-  summary: 'distance to the task centroid minus distance to the general centroid (Wang et al. 2017)',
+  summary: 'distance to the task centroid minus to the general one (Wang et al. 2017)',
   needsEmbedder: false,
+  explain: 'distance (Wang et al. 2017): sentence vectors (LSA or an embedder); a sentence scores\nby how much nearer it lies to the task centroid than to the general one.',
+  options: REPRESENTATION_OPTIONS,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'distance');
     needGeneral(ctx.general, 'distance');
-    const kind = parseRepresentation(ctx.options.representation);
-    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(ctx.options, 'dims', 64), seed: ctx.seed });
+    const read = optionReader({ label: 'method distance', options: REPRESENTATION_OPTIONS }, ctx.options);
+    const kind = parseRepresentation(read.string('representation'));
+    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: read.number('dims'), seed: ctx.seed });
     const d = rep.dims;
     const cTask = centroid(await rep.embed(ctx.task), ctx.task.length, d);
     const cGen = centroid(await rep.embed(ctx.general), ctx.general.length, d);

@@ -8,7 +8,8 @@
  * which they lifted on every suite mix but bio (docs/research.md, "Subword features").
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
+import { needGeneral, needTask } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { bucketOf } from '../text/ngrams.js';
 import { HashedFeatureScorer } from './raw-ngrams.js';
@@ -56,20 +57,31 @@ class DsirScorer extends HashedFeatureScorer {
   }
 }
 
+export const DSIR_OPTIONS: readonly OptionDecl[] = [
+  // 10k buckets as in the DSIR paper's hashed n-gram features.
+  { name: 'buckets', type: 'int', default: 10000, min: 1, help: 'hash buckets of the n-gram models' },
+  { name: 'alpha', type: 'number', default: 1, min: 0, minOpen: true, help: 'add-alpha smoothing of the bucket counts' },
+  { name: 'features', type: 'choice', default: 'words', choices: FEATURE_SETS, help: 'words: the paper\'s 1-2-grams; chars-folded adds character n-grams of each word, digits folded' },
+  { name: 'charN', type: 'int', default: SUBWORD_CHARS, min: 2, help: 'character n-gram length of the chars features' },
+  { name: 'norm', type: 'choice', default: 'sum', choices: DSIR_NORMS, help: 'sum: the paper\'s log importance weight; mean: per n-gram' },
+];
+
 export const dsirSelector: SelectorFactory = {
   method: 'dsir',
-  summary: 'importance weights of hashed 1-2-gram models, task vs general (DSIR, Xie et al. 2023; --option features=chars-folded adds subwords)',
+  summary: 'importance weights of hashed n-gram models, task vs general (Xie et al. 2023)',
+  explain: 'dsir (Xie et al. 2023): models of hashed word n-grams in the task and in the general\nsample; a sentence scores by how much likelier its n-grams are under the task model.',
+  options: DSIR_OPTIONS,
   needsEmbedder: false,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'dsir');
     needGeneral(ctx.general, 'dsir');
-    // 10k buckets as in the DSIR paper's hashed n-gram features.
-    const buckets = intOpt(ctx.options, 'buckets', 10000);
-    const alpha = numOpt(ctx.options, 'alpha', 1, (v) => v > 0);
-    const features = strOpt(ctx.options, 'features', 'words', FEATURE_SETS) as FeatureSet;
-    const charN = intOpt(ctx.options, 'charN', SUBWORD_CHARS, 2);
-    const norm = strOpt(ctx.options, 'norm', 'sum', DSIR_NORMS) as DsirNorm;
+    const read = optionReader({ label: 'method dsir', options: DSIR_OPTIONS }, ctx.options);
+    const buckets = read.number('buckets');
+    const alpha = read.number('alpha');
+    const features = read.string<FeatureSet>('features');
+    const charN = read.number('charN');
+    const norm = read.string<DsirNorm>('norm');
     return {
       method: 'dsir',
       // `norm` only when not the paper's sum, so a model without it reads as before.

@@ -38,10 +38,16 @@ export function parseComponents(v: unknown): string[] {
 
 export async function factoryOf(spec: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
   // Loaded lazily: the registry imports tadpole.ts, which imports this file.
-  const { selectorFactory } = await import('./registry.js');
+  const { checkMethodOptions, selectorFactory } = await import('./registry.js');
   const { name, options } = parseComponentSpec(spec);
-  if (METHOD_COMPONENTS.includes(name)) return { factory: selectorFactory(name), options };
-  return { factory: selectorFactory('tadpole'), options: { ...options, detector: name } };
+  // A component's own options are checked like the method's: a typo is an error, not ignored.
+  if (METHOD_COMPONENTS.includes(name)) {
+    checkMethodOptions(name, options);
+    return { factory: selectorFactory(name), options };
+  }
+  const asDetector = { ...options, detector: name };
+  checkMethodOptions('tadpole', asDetector);
+  return { factory: selectorFactory('tadpole'), options: asDetector };
 }
 
 /** Mean and standard deviation (1 when flat, so a z-score never divides by zero). */

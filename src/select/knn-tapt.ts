@@ -8,9 +8,10 @@
  */
 import { TadpoleError } from '../core/errors.js';
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
-import { intOpt, needTask, strOpt } from './options.js';
+import { needTask } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
-import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
+import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 import type { VectorIndex } from '../detect/hnsw.js';
 import { normalizeRows } from './linalg.js';
@@ -69,17 +70,27 @@ class PaperKnnTaptScorer implements SentenceScorer {
   }
 }
 
+const KNN_TAPT_OPTIONS: readonly OptionDecl[] = [
+  { name: 'k', type: 'int', default: 1, min: 1, help: 'nearest task sentences averaged' },
+  { name: 'form', type: 'choice', default: 'similarity', choices: ['similarity', 'paper'], help: 'similarity: to the nearest task sentences; paper: the k nearest corpus sentences of each task sentence (one process over the whole corpus)' },
+  ...REPRESENTATION_OPTIONS,
+];
+const knnTaptReader = (options: Record<string, unknown>) => optionReader({ label: 'method knn-tapt', options: KNN_TAPT_OPTIONS }, options);
+
 export const knnTaptSelector: SelectorFactory = {
   method: 'knn-tapt',
-  summary: 'cosine similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020); form=paper: the k nearest corpus sentences of each task sentence',
+  summary: 'similarity to the nearest task sentences (kNN-TAPT, Gururangan et al. 2020)',
   needsEmbedder: false,
+  explain: 'knn-tapt (Gururangan et al. 2020): sentence vectors (LSA or an embedder); a sentence\nscores by its cosine similarity to the nearest task sentences.',
+  options: KNN_TAPT_OPTIONS,
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'knn-tapt');
-    const k = intOpt(ctx.options, 'k', 1);
-    const form = strOpt(ctx.options, 'form', 'similarity', ['similarity', 'paper']);
-    const kind = parseRepresentation(ctx.options.representation);
-    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(ctx.options, 'dims', 64), seed: ctx.seed });
+    const read = knnTaptReader(ctx.options);
+    const k = read.number('k');
+    const form = read.string('form');
+    const kind = parseRepresentation(read.string('representation'));
+    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: read.number('dims'), seed: ctx.seed });
     const X = await rep.embed(ctx.task);
     const ix = buildTaskIndex(X, ctx.task.length, rep.dims, ctx.seed);
     const stored = storeIndex(ix);
@@ -91,7 +102,7 @@ export const knnTaptSelector: SelectorFactory = {
   },
   async load(json, ctx): Promise<SentenceScorer> {
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
-    const k = intOpt(ctx.options, 'k', Number(json.params.k ?? 1));
+    const k = knnTaptReader(ctx.options).maybeNumber('k') ?? Number(json.params.k ?? 1);
     if (json.params.form === 'paper') return new PaperKnnTaptScorer(rep, b64ToF32(String(json.state.taskX)), restoreIndex(json.state.index as StoredIndex), k);
     return new KnnTaptScorer(rep, restoreIndex(json.state.index as StoredIndex), k);
   },

@@ -4,7 +4,8 @@
  * score = H_task(s) - H_general(s), bits per token (lower = more task-like).
  */
 import { Rng } from '../core/rng.js';
-import { intOpt, needGeneral, needTask } from './options.js';
+import { needGeneral, needTask } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 import { KneserNeyLm, type KnJSON } from './kneser-ney.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -23,16 +24,19 @@ export function equalSizeSample(general: string[], size: number, seed: number): 
   return new Rng(seed).sample(general.length, size).map((i) => general[i] as string);
 }
 
+const MOORE_LEWIS_OPTIONS: readonly OptionDecl[] = [{ name: 'order', type: 'int', default: 3, min: 1, max: 4, help: 'n-gram order of the two Kneser-Ney language models' }];
+
 export const mooreLewisSelector: SelectorFactory = {
   method: 'moore-lewis',
-  summary: 'cross-entropy difference of task and general Kneser-Ney n-gram LMs (Moore & Lewis 2010)',
+  summary: 'cross-entropy difference of task and general n-gram LMs (Moore & Lewis 2010)',
   needsEmbedder: false,
+  explain: 'moore-lewis (Moore & Lewis 2010): n-gram language models of the task and of an\nequal-sized general sample; a sentence scores by how much better the task model predicts it.',
+  options: MOORE_LEWIS_OPTIONS,
   needsGeneral: true,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'moore-lewis');
     needGeneral(ctx.general, 'moore-lewis');
-    const order = intOpt(ctx.options, 'order', 3, 1);
-    if (order > 4) throw new Error(`moore-lewis: order ${order} > 4 is not supported`);
+    const order = optionReader({ label: 'method moore-lewis', options: MOORE_LEWIS_OPTIONS }, ctx.options).number('order');
     const task = KneserNeyLm.fit(ctx.task, order);
     const general = KneserNeyLm.fit(equalSizeSample(ctx.general, ctx.task.length, ctx.seed), order);
     return { method: 'moore-lewis', params: { order }, state: { task: task.toJSON(), general: general.toJSON() } };

@@ -32,6 +32,8 @@ export const randomSelector: SelectorFactory = {
   method: 'random',
   summary: 'seeded random scores (the Random baseline)',
   needsEmbedder: false,
+  explain: 'random: a seeded random score per sentence, the baseline every method should beat.',
+  options: [],
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {
     return { method: 'random', params: { seed: ctx.seed }, state: {} };

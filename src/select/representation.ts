@@ -11,9 +11,16 @@ import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { Lsa, type LsaJSON } from './lsa.js';
 import { normalizeRows } from './linalg.js';
+import type { OptionDecl } from './option-decl.js';
 
 export type RepresentationKind = 'auto' | 'embedder' | 'lsa';
 export const REPRESENTATIONS: readonly RepresentationKind[] = ['auto', 'embedder', 'lsa'];
+
+/** The options of every method that embeds sentences (tadpole, distance, knn-tapt, textgram). */
+export const REPRESENTATION_OPTIONS: readonly OptionDecl[] = [
+  { name: 'representation', type: 'choice', default: 'auto', choices: REPRESENTATIONS, help: 'sentence vectors: auto (the embedder when one is named, else LSA fitted on task and general text), lsa, embedder' },
+  { name: 'dims', type: 'int', default: 64, min: 1, help: 'LSA dimensions' },
+];
 
 export interface Representation {
   readonly kind: 'embedder' | 'lsa';

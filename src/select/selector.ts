@@ -1,4 +1,5 @@
 import type { Embedder } from '../embed/embedder.js';
+import type { OptionDecl } from './option-decl.js';
 
 /** Serialized, fitted selector state; stored in the model file under `selector`. */
 export interface SelectorJSON {
@@ -61,6 +62,10 @@ export interface SelectorFactory {
   readonly method: string;
   /** One line for --help. */
   readonly summary: string;
+  /** Two or three lines for the user: what the method does (fit's last line, model show, fit --method X --help). */
+  readonly explain: string;
+  /** Every `--option KEY=VALUE` the fit reads (option-decl.ts). */
+  readonly options: readonly OptionDecl[];
   readonly needsEmbedder: boolean;
   /** Does fitting need a general sample? (moore-lewis, dsir, distance do.) */
   readonly needsGeneral: boolean;

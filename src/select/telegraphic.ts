@@ -62,9 +62,9 @@ export function withoutFunctionWords(candidate: string): string {
 export function describeFunctionWords(f: FunctionWordFigures): string {
   const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
   const shares = `function words are ${pct(f.task)} of the task's words and ${pct(f.general)} of the corpus sample's`;
-  if (f.mode === 'skip') return `auto: ${shares}; left out of the features (functionWords=skip)`;
-  if (f.mode === 'keep') return `auto: ${shares}; kept in the features (functionWords=keep)`;
+  if (f.mode === 'skip') return `contrast: ${shares}; left out of the features (functionWords=skip)`;
+  if (f.mode === 'keep') return `contrast: ${shares}; kept in the features (functionWords=keep)`;
   return f.skipped
-    ? `auto: ${shares}: the task reads as headlines or titles, so function words are left out of the features (--option functionWords=keep keeps them)`
-    : `auto: ${shares}`;
+    ? `contrast: ${shares}: the task reads as headlines or titles, so function words are left out of the features (--option functionWords=keep keeps them)`
+    : `contrast: ${shares}`;
 }

@@ -17,9 +17,10 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { bigrams, tokenize } from '../text/ngrams.js';
 import type { VectorIndex } from '../detect/hnsw.js';
-import { intOpt, needTask } from './options.js';
+import { needTask } from './options.js';
+import { optionReader, type OptionDecl } from './option-decl.js';
 import { buildTaskIndex, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
-import { fitRepresentation, loadRepresentation, parseRepresentation, type Representation } from './representation.js';
+import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 const DAMPING = 0.85;
@@ -87,19 +88,30 @@ class TextgramScorer implements SentenceScorer {
   }
 }
 
+const TEXTGRAM_OPTIONS: readonly OptionDecl[] = [
+  { name: 'topBigrams', type: 'int', default: 100, min: 1, help: 'task sentences holding the task\'s most frequent bigrams: the graph\'s seeds' },
+  { name: 'graphK', type: 'int', default: 10, min: 1, help: 'neighbours per node of the similarity graph' },
+  { name: 'k', type: 'int', default: 10, min: 1, help: 'nearest seed sentences a scored sentence draws PageRank from' },
+  ...REPRESENTATION_OPTIONS,
+];
+const textgramReader = (options: Record<string, unknown>) => optionReader({ label: 'method textgram', options: TEXTGRAM_OPTIONS }, options);
+
 export const textgramSelector: SelectorFactory = {
   method: 'textgram',
-  summary: 'top-bigram task sentences + similarity graph + PageRank (TextGram), streamed as PageRank inflow',
+  summary: 'top-bigram task sentences + similarity graph + PageRank (TextGram)',
   needsEmbedder: false,
+  explain: 'textgram: the task sentences with its most frequent bigrams seed a similarity graph\nwith the general sample, ranked by PageRank; a sentence scores by the rank of its nearest seeds.',
+  options: TEXTGRAM_OPTIONS,
   needsGeneral: false,
   async fit(ctx): Promise<SelectorJSON> {
     needTask(ctx.task, 'textgram');
-    const top = intOpt(ctx.options, 'topBigrams', 100);
-    const graphK = intOpt(ctx.options, 'graphK', 10);
-    const k = intOpt(ctx.options, 'k', 10);
+    const read = textgramReader(ctx.options);
+    const top = read.number('topBigrams');
+    const graphK = read.number('graphK');
+    const k = read.number('k');
     const { bigrams: topList, selected } = topBigramSentences(ctx.task, top);
-    const kind = parseRepresentation(ctx.options.representation);
-    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: intOpt(ctx.options, 'dims', 64), seed: ctx.seed });
+    const kind = parseRepresentation(read.string('representation'));
+    const rep = fitRepresentation({ kind, embedder: ctx.embedder, text: [...ctx.task, ...ctx.general], dims: read.number('dims'), seed: ctx.seed });
     const nodes = [...selected, ...ctx.general];
     const X = await rep.embed(nodes);
     const all = buildTaskIndex(X, nodes.length, rep.dims, ctx.seed);
@@ -131,7 +143,7 @@ export const textgramSelector: SelectorFactory = {
   },
   async load(json, ctx): Promise<SentenceScorer> {
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
-    const k = intOpt(ctx.options, 'k', Number(json.params.k ?? 10));
+    const k = textgramReader(ctx.options).maybeNumber('k') ?? Number(json.params.k ?? 10);
     return new TextgramScorer(rep, restoreIndex(json.state.index as StoredIndex), b64ToF32(json.state.rank as string), b64ToF32(json.state.degree as string), k);
   },
 };

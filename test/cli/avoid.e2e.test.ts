@@ -51,7 +51,7 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       const model = join(dir, 'm.json');
       const fit = await runCli(['fit', '--task', task, '--doc-per-line', '--avoid', avoid, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/stored \d+ task sentences and 2 to avoid for tadpole/);
+      expect(fit.stderr).toMatch(/stored \d+ task sentences and 2 to avoid for contrast/);
       expect(JSON.parse(readFileSync(model, 'utf8')).completion.avoid).toHaveLength(2);
       // More than the fit can weigh (a fifth of a 100-sentence sample): a seeded 20 are read.
       const many = join(dir, 'many.txt');

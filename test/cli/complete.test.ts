@@ -145,7 +145,7 @@ describe('the default method without --general', () => {
     // -v: the completion's fit step by step (without it, one line says what was completed).
     const r = cli(['filter', '-m', m, corpus, '-v']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/completing tadpole from the corpus: 2000 sentences/);
+    expect(r.stderr).toMatch(/completing contrast from the corpus: 2000 sentences/);
     expect(bioShare(r.stdout)).toBeGreaterThan(0.9);
     // The default self-trains by the sample's segments, a quarter of --keep per round (20%: 5% = 100 of 2000 sentences).
     expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(1\d\d sentences\) taken as task text/);
@@ -158,7 +158,7 @@ describe('the default method without --general', () => {
     expect(JSON.parse(readFileSync(k10, 'utf8')).selector.params).toMatchObject({ keep: 0.1, expand: 0.025 });
     const bad = cli(['fit', '--task', task, '--detector', 'iforest', '--keep', '0.1', '-o', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--keep sizes the self-training of the default \(auto\) fit only; tadpole --detector iforest does not self-train/);
+    expect(bad.stderr).toMatch(/--keep sizes the self-training of the default fit \(contrast\) only; tadpole --detector iforest does not self-train/);
     // The task-only detector, named, fits at once and is not completed.
     const local = join(dir, 'local.json');
     const fit = cli(['fit', '--task', task, '--detector', 'task-knn', '-o', local]);

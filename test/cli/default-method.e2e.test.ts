@@ -15,12 +15,17 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '-v', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
+      expect(fit.stderr).toMatch(/contrast: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
       expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
       // Running text: function words are counted and kept.
-      expect(fit.stderr).toMatch(/auto: function words are \d+% of the task's words and \d+% of the corpus sample's\n/);
+      expect(fit.stderr).toMatch(/contrast: function words are \d+% of the task's words and \d+% of the corpus sample's\n/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
-      expect(m.selector.params.detector).toBe('auto');
+      // No --method: the default, named contrast in the file; fit's last lines say what it does.
+      expect([m.method, m.selector.method]).toEqual(['contrast', 'contrast']);
+      const last = fit.stderr.trimEnd().split('\n').slice(-4);
+      expect(last[0]).toMatch(/^tadpole: fitted contrast on \d+ task sentences \+ \d+ general; wrote /);
+      expect(last[1]).toBe('tadpole: contrast (the default): learns what sets your task text apart from a corpus sample,');
+      expect(last[3]).toMatch(/^tadpole: .*then self-trains on the corpus passages most like the task\.$/);
       expect(m.selector.state.choice.candidates[0].auroc).toBeGreaterThan(0.7);
       // Self-trained by the sample's segments (drawn whole from the corpus), 5/10/15/20% of it.
       expect(m.selector.state.selfTraining).toMatchObject({ rounds: 4, expand: 0.05, bySegments: true });
@@ -47,7 +52,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '-v', '--task', task, '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      expect(fit.stderr).toMatch(/auto: function words are 1\d% of the task's words and [34]\d% of the corpus sample's: the task reads as headlines or titles/);
+      expect(fit.stderr).toMatch(/contrast: function words are 1\d% of the task's words and [34]\d% of the corpus sample's: the task reads as headlines or titles/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.state.functionWords.skipped).toBe(true);
       expect(m.selector.params.chosen).toBe('classifier:rounds=1:expand=0.05:features=chars-folded-content+dsir:features=chars-folded-content:norm=mean');

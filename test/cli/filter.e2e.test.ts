@@ -16,7 +16,7 @@ beforeAll(async () => {
   mixText = mix.map((d) => d.text.replace(/\n\s*\n/g, '\n').trim()).join('\n\n') + '\n';
   writeFileSync(f('mix.txt'), mixText);
   const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('model.json')]);
-  expect(fit.stderr).toContain('fitted tadpole');
+  expect(fit.stderr).toContain('fitted contrast');
   expect(fit.code).toBe(0);
 });
 afterAll(() => tmp.cleanup());
@@ -170,7 +170,7 @@ describe('tadpole filter (end to end, real text)', () => {
     expect(() => readFileSync(f('never.txt'))).toThrow();
     writeFileSync(f('bad.json'), '{"format":"something else"}');
     expect((await runCli(['filter', '-m', f('bad.json'), f('mix.txt')])).code).toBe(4);
-    const fitHash = await runCli(['fit', '--task', f('task.jsonl'), '--embedder', 'hash', '--dims', '64', '--representation', 'embedder', '-o', f('hash64.json')]);
+    const fitHash = await runCli(['fit', '--task', f('task.jsonl'), '--method', 'tadpole', '--embedder', 'hash', '--dims', '64', '--representation', 'embedder', '-o', f('hash64.json')]);
     expect(fitHash.code).toBe(0);
     const mismatch = await runCli(['filter', '-m', f('hash64.json'), '--dims', '128', f('mix.txt')]);
     expect(mismatch.code).toBe(4);

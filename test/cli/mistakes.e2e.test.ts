@@ -170,6 +170,20 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(ok.stderr).not.toMatch(/--doc-per-line/);
   });
 
+  it('9. a default filter completing a task-only model: at most six stderr lines; -v for the fit\'s steps', () => {
+    const { ws, input } = workspace('quiet');
+    const m = join(ws, 'm.json');
+    expect(cli(['fit', '--task', join(dir, 'task.jsonl'), '--general-sample', '2000', '-o', m]).code).toBe(0);
+    const plain = cli(['filter', '-m', m, input, '-o', join(ws, 'k.jsonl')]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr.trim().split('\n').length, plain.stderr).toBeLessThanOrEqual(6);
+    expect(plain.stderr).toMatch(/completing contrast from the corpus/);
+    expect(plain.stderr).not.toMatch(/self-training round/);
+    const loud = cli(['filter', '-m', m, input, '-o', join(ws, 'k2.jsonl'), '-v']);
+    expect(loud.stderr).toMatch(/self-training round 1/);
+    expect(readFileSync(join(ws, 'k2.jsonl')).equals(readFileSync(join(ws, 'k.jsonl')))).toBe(true);
+  });
+
   it('9. help is wrapped to 100 columns off a terminal, for every command', () => {
     for (const c of ['fit', 'filter', 'score', 'split', 'inspect', 'rank', 'eval', 'model', 'cut', 'emit', 'runs', 'demo']) {
       const r = cli([c, '--help']);

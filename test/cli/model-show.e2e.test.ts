@@ -19,11 +19,12 @@ describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
     expect(show.code, show.stderr).toBe(0);
     const text = show.stdout.toString();
     // The choice and the moves, as fit said them.
-    const choice = fit.stderr.match(/auto: held-out AUROC .*/)![0];
+    const choice = fit.stderr.match(/contrast: held-out AUROC .*/)![0];
     expect(text).toContain(choice);
     expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample, moved by mean: round 1: \d+ segments/m);
     const json = JSON.parse((await runCli(['model', 'show', f('m.json'), '--json'])).stdout.toString());
-    expect(json).toMatchObject({ method: 'tadpole', state: 'fitted', counts: { taskSentences: expect.any(Number) }, selfTraining: { rounds: 4, moveBy: 'mean' } });
+    expect(text).toMatch(/^method: contrast \(model version \d+\), seed 0\n  contrast \(the default\): learns what sets/);
+    expect(json).toMatchObject({ method: 'contrast', state: 'fitted', counts: { taskSentences: expect.any(Number) }, selfTraining: { rounds: 4, moveBy: 'mean' } });
     await runCli(['fit', '-q', '--task', f('task.jsonl'), '-o', f('w.json')]);
     expect((await runCli(['model', 'show', f('w.json')])).stdout.toString()).toMatch(/general sample: none yet: filter completes the model/);
     expect((await runCli(['model', 'show'])).code).toBe(2);

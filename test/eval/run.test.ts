@@ -10,7 +10,7 @@ import { toJSON } from '../../src/report/table.js';
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const SMOKE = join(root, 'corpora', 'smoke-bio.json');
 // Three methods keep the test under ~10 s on 2 cores; every method is covered by test/select.
-const METHODS = ['tadpole', 'random', 'dsir'];
+const METHODS = ['contrast', 'random', 'dsir'];
 
 function withoutSeconds(r: EvalResult): unknown {
   const j = toJSON(r) as { methods: Array<Record<string, unknown>> };
@@ -37,11 +37,11 @@ describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json', () => {
       expect(Math.abs(m.keptSentences - first.keep * m.totalSentences)).toBeLessThanOrEqual(first.segment / 2);
     }
   });
-  it('the mix holds every source and the in-domain precision of tadpole beats random', () => {
+  it('the mix holds every source and the in-domain precision of the default (contrast) beats random', () => {
     expect(first.mix.map((m) => m.label).sort()).toEqual(['bio', 'cs', 'finance', 'news']);
     const by = Object.fromEntries(first.methods.map((m) => [m.method, m]));
-    expect(by.tadpole!.precision).toBeGreaterThan(by.random!.precision);
-    expect(by.tadpole!.recall).toBeGreaterThan(0);
+    expect(by.contrast!.precision).toBeGreaterThan(by.random!.precision);
+    expect(by.contrast!.recall).toBeGreaterThan(0);
   });
   it('precision is the in-domain kept share and recall never exceeds keep / in-domain share (to within the half segment the cut may overshoot)', () => {
     const bioSentences = first.mix.find((m) => m.label === 'bio')!.sentences;
@@ -56,13 +56,13 @@ describe.skipIf(!sharedDir())('runEval with text to avoid', () => {
   it('reads a seeded sample of maxSentences from the avoid files and hands it to the fit of that method only', async () => {
     const spec = await loadSpec(SMOKE);
     const avoid = { files: [join(sharedDir()!, 'corpora', 'fiction-gutenberg', 'docs.jsonl.gz')], format: 'jsonl-text' as const, maxSentences: 30 };
-    spec.methods = [{ name: 'tadpole', title: 'with avoid', avoid }, { name: 'random' }];
+    spec.methods = [{ name: 'contrast', title: 'with avoid', avoid }, { name: 'random' }];
     const seen = new Map<string, string[] | undefined>();
     const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (seen.set(a[0].title ?? a[0].name, a[1].avoid), defaultEngine.openScorer(...a)) };
     await runEval(spec, { engine, methods: ['with avoid', 'random'] });
     expect(seen.get('with avoid')).toHaveLength(30);
     expect(seen.get('random')).toBeUndefined();
-    spec.methods = [{ name: 'tadpole', avoid: { ...avoid, files: [join(sharedDir()!, 'corpora', 'task-chemprot', 'nope.jsonl')] } }];
+    spec.methods = [{ name: 'contrast', avoid: { ...avoid, files: [join(sharedDir()!, 'corpora', 'task-chemprot', 'nope.jsonl')] } }];
     await expect(runEval(spec, { engine: defaultEngine })).rejects.toThrow();
   }, 60_000);
 });
@@ -71,8 +71,8 @@ describe.skipIf(!sharedDir())('runEval with the inspect + --avoid loop (avoidKep
   it("groups the first cut's kept text, avoids the groups the labels call mostly out of domain in a refit, and reports both cuts", async () => {
     const spec = await loadSpec(SMOKE);
     spec.methods = [
-      { name: 'tadpole', title: 'plain' },
-      { name: 'tadpole', title: 'loop', avoidKeptGroups: { groups: 4, outOfDomain: 0.5, sentences: 40 } },
+      { name: 'contrast', title: 'plain' },
+      { name: 'contrast', title: 'loop', avoidKeptGroups: { groups: 4, outOfDomain: 0.5, sentences: 40 } },
     ];
     // The task is bio and the default keeps bio only; with news called the in-domain source,
     // every kept group is out of domain, so the refit runs with sentences of all of them.

@@ -25,30 +25,30 @@ describe('normalizeSpec', () => {
     expect(() => normalizeSpec({ ...base, inDomain: 'cs' })).toThrow(/one of the source labels \(bio\)/);
   });
   it('refuses an unknown method and an unknown normalize step, listing the choices', () => {
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'bm25' }] })).toThrow(/should be one of: tadpole/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'bm25' }] })).toThrow(/should be one of: contrast, tadpole/);
     expect(() => normalizeSpec({ ...base, task: { ...base.task, normalize: ['lowercase'] } })).toThrow(/unknown normalize step "lowercase"/);
   });
   it('takes text to avoid for the default fit only, and never from a file the mix reads unless the split parts are complementary', () => {
     const avoid = { files: ['/x/posts.jsonl'], format: 'jsonl-text', maxSentences: 200 };
-    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid }] }).methods[0]!.avoid).toEqual(avoid);
+    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoid }] }).methods[0]!.avoid).toEqual(avoid);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoid }] })).toThrow(/methods\[0\]\.avoid.*only the default fit/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', options: { detector: 'iforest' }, avoid }] })).toThrow(/only the default fit .* not tadpole with detector iforest/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: { ...avoid, maxSentences: 0 } }] })).toThrow(/"maxSentences" must be a positive integer/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoid: { ...avoid, maxSentences: 0 } }] })).toThrow(/"maxSentences" must be a positive integer/);
     const fromMix = { files: ['/x/bio.jsonl'], format: 'jsonl-text' };
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: fromMix }] })).toThrow(/also read by source "bio": text to avoid must not be in the mix/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoid: fromMix }] })).toThrow(/also read by source "bio": text to avoid must not be in the mix/);
     const split = (part: string) => ({ split: { every: 4, part } });
     const sources = [{ ...base.sources[0]!, ...split('rest') }];
-    expect(normalizeSpec({ ...base, sources, methods: [{ name: 'tadpole', avoid: { ...fromMix, ...split('held-out') } }] }).methods[0]!.avoid!.split).toEqual({ every: 4, part: 'held-out' });
+    expect(normalizeSpec({ ...base, sources, methods: [{ name: 'contrast', avoid: { ...fromMix, ...split('held-out') } }] }).methods[0]!.avoid!.split).toEqual({ every: 4, part: 'held-out' });
   });
   it('takes the inspect + --avoid loop (avoidKeptGroups) for the default fit only, with its defaults filled in', () => {
-    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: {} }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 6, outOfDomain: 0.75, sentences: 200 });
-    expect(normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { groups: 4 } }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 4, outOfDomain: 0.75, sentences: 200 });
+    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: {} }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 6, outOfDomain: 0.75, sentences: 200 });
+    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 4 } }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 4, outOfDomain: 0.75, sentences: 200 });
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoidKeptGroups: {} }] })).toThrow(/methods\[0\]\.avoidKeptGroups.*only the default fit/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { groups: 0 } }] })).toThrow(/"groups" must be a positive integer/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { outOfDomain: 1.5 } }] })).toThrow(/"outOfDomain" must be in \(0, 1\]/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: { sentences: 2.5 } }] })).toThrow(/"sentences" must be a positive integer/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoidKeptGroups: 3 }] })).toThrow(/must be an object/);
-    expect(() => normalizeSpec({ ...base, methods: [{ name: 'tadpole', avoid: { files: ['/x/p.jsonl'], format: 'jsonl-text' }, avoidKeptGroups: {} }] })).toThrow(/"avoid" or "avoidKeptGroups", not both/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 0 } }] })).toThrow(/"groups" must be a positive integer/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { outOfDomain: 1.5 } }] })).toThrow(/"outOfDomain" must be in \(0, 1\]/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { sentences: 2.5 } }] })).toThrow(/"sentences" must be a positive integer/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: 3 }] })).toThrow(/must be an object/);
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoid: { files: ['/x/p.jsonl'], format: 'jsonl-text' }, avoidKeptGroups: {} }] })).toThrow(/"avoid" or "avoidKeptGroups", not both/);
   });
   it('refuses shares that add up to more than 1', () => {
     const two = [base.sources[0], { label: 'cs', share: 0.6, files: ['/x/cs.jsonl'], format: 'jsonl-text' }];

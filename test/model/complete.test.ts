@@ -20,9 +20,10 @@ function groupsOf(sentences: string[]): Uint32Array {
 }
 
 describe('completesFromCorpus', () => {
-  it('methods that contrast with general text and the default detector wait for the corpus; named detectors and task-only methods do not', () => {
-    for (const m of ['dsir', 'moore-lewis', 'distance']) expect(completesFromCorpus(m, {}), m).toBe(true);
-    expect(completesFromCorpus('tadpole', {})).toBe(true);
+  it('methods that contrast with general text (the default among them) wait for the corpus; the paper\'s method and task-only methods do not', () => {
+    for (const m of ['contrast', 'auto', 'dsir', 'moore-lewis', 'distance']) expect(completesFromCorpus(m, {}), m).toBe(true);
+    expect(completesFromCorpus('tadpole', { detector: 'auto' })).toBe(true);
+    expect(completesFromCorpus('tadpole', {})).toBe(false);
     expect(completesFromCorpus('tadpole', { detector: 'iforest' })).toBe(false);
     expect(completesFromCorpus('tadpole', { detector: 'task-knn' })).toBe(false);
     expect(completesFromCorpus('random', {})).toBe(false);
@@ -40,7 +41,7 @@ describe('deferFit + completeModel', () => {
     await expect(openScorer(back)).rejects.toThrow(/fitted without --general .* tadpole filter/);
   });
 
-  it.each(['dsir', 'moore-lewis', 'tadpole'])('%s: completing = the method\'s own fit with the sample as general text', async (method) => {
+  it.each(['dsir', 'moore-lewis', 'contrast'])('%s: completing = the method\'s own fit with the sample as general text', async (method) => {
     const deferred = deferFit({ method, task, seed: 3, options: {}, sampleSize: 1000 });
     const done = await completeModel(deferred, sampleOf(news));
     expect(needsCompletion(done)).toBe(false);
@@ -61,14 +62,14 @@ describe('deferFit + completeModel', () => {
 
   it('the share the filter keeps sizes the default\'s self-training; a keep or expand named at fit time wins; other methods are left alone', async () => {
     const state = (m: Awaited<ReturnType<typeof completeModel>>) => m.selector as { params: Record<string, unknown>; state: { selfTraining: { moved: Array<{ sentences: number }> } } };
-    const byKeep = await completeModel(deferFit({ method: 'tadpole', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
+    const byKeep = await completeModel(deferFit({ method: 'contrast', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
     expect(byKeep.fit.options).toEqual({ keep: 0.08 });
     expect(state(byKeep).params).toMatchObject({ keep: 0.08, expand: 0.02 });
     // Round 1 moves 2% of the sample in whole segments of 15.
     const first = state(byKeep).state.selfTraining.moved[0]!.sentences;
     expect(first).toBeGreaterThanOrEqual(0.02 * news.length);
     expect(first).toBeLessThan(0.02 * news.length + 15);
-    const named = await completeModel(deferFit({ method: 'tadpole', task, seed: 3, options: { expand: 0.03 }, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
+    const named = await completeModel(deferFit({ method: 'contrast', task, seed: 3, options: { expand: 0.03 }, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
     expect(named.fit.options).toEqual({ expand: 0.03 });
     expect(state(named).params.expand).toBe(0.03);
     const dsir = await completeModel(deferFit({ method: 'dsir', task, seed: 3, options: {}, sampleSize: 1000 }), sampleOf(news), { keep: 0.08 });
@@ -78,7 +79,7 @@ describe('deferFit + completeModel', () => {
   it('text to avoid is stored with the task, weighs in the completed fit as in a direct one, then is dropped; other methods refuse it', async () => {
     const avoid = news.slice(300, 380);
     const general = news.slice(0, 300);
-    const deferred = deferFit({ method: 'tadpole', task, seed: 3, options: {}, sampleSize: 1000, avoid, avoidFiles: ['posts.txt'] });
+    const deferred = deferFit({ method: 'contrast', task, seed: 3, options: {}, sampleSize: 1000, avoid, avoidFiles: ['posts.txt'] });
     const back = validateModel(JSON.parse(JSON.stringify(deferred)));
     expect(back.completion?.avoid).toEqual(avoid);
     expect(back.counts).toMatchObject({ avoidSentences: 80, avoidFiles: ['posts.txt'] });
@@ -86,8 +87,8 @@ describe('deferFit + completeModel', () => {
     expect(done.completion?.avoid).toBeUndefined();
     expect(done.counts).toMatchObject({ avoidSentences: 80, avoidFiles: ['posts.txt'] });
     expect((done.selector?.state as { avoid: unknown }).avoid).toMatchObject({ sentences: 80, used: Math.min(80, Math.round(AVOID_DEFAULTS.share * 300)), share: AVOID_DEFAULTS.share });
-    const direct = await fitModel({ method: 'tadpole', task, general, generalGroups: groupsOf(general), seed: 3, options: {}, avoid });
-    const without = await fitModel({ method: 'tadpole', task, general, generalGroups: groupsOf(general), seed: 3, options: {} });
+    const direct = await fitModel({ method: 'contrast', task, general, generalGroups: groupsOf(general), seed: 3, options: {}, avoid });
+    const without = await fitModel({ method: 'contrast', task, general, generalGroups: groupsOf(general), seed: 3, options: {} });
     const [a, b, c] = await Promise.all([openScorer(done), openScorer(direct), openScorer(without)]);
     const probe = [...task.slice(0, 20), ...avoid.slice(0, 40)];
     const sa = await a.score(probe);

@@ -11,21 +11,23 @@ const groups = Uint32Array.from(general, (_, i) => Math.floor(i / 5));
 
 describe('a model file in words (tadpole model show)', () => {
   it('a fitted default: options, sizes, the choice with its AUROC, and every self-training move', async () => {
-    const model = await fitModel({ method: 'tadpole', task, general, generalGroups: groups, seed: 3, options: { moveBy: 'consensus', rounds: 2 }, taskFiles: ['task.txt'], generalFiles: ['corpus.txt'] });
+    const model = await fitModel({ method: 'contrast', task, general, generalGroups: groups, seed: 3, options: { moveBy: 'consensus', rounds: 2 }, taskFiles: ['task.txt'], generalFiles: ['corpus.txt'] });
     const s = summarizeModel(JSON.parse(JSON.stringify(model)));
     expect(s.state).toBe('fitted');
     const lines = describeModel(s);
-    expect(lines[0]).toBe('method: tadpole (model version 1), seed 3, options moveBy=consensus rounds=2');
+    expect(lines[0]).toBe('method: contrast (model version 1), seed 3, options moveBy=consensus rounds=2');
+    expect(lines[1]).toMatch(/^  contrast \(the default\): learns what sets your task text apart from a corpus sample,$/);
+    expect(lines[3]).toMatch(/then self-trains on the corpus passages most like the task\.$/);
     expect(lines).toContain('task: 120 sentences from task.txt');
     expect(lines).toContain('general sample: 400 sentences from corpus.txt');
-    expect(lines.join('\n')).toMatch(/^auto: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
+    expect(lines.join('\n')).toMatch(/^contrast: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
     const moved = s.selfTraining!.moved;
     expect(moved).toHaveLength(2);
     expect(lines.at(-1)).toBe(`self-training: 2 rounds of 0.05 of the sample, moved by consensus: round 1: ${moved[0]!.segments} segments (${moved[0]!.sentences} sentences); round 2: ${moved[1]!.segments} segments (${moved[1]!.sentences} sentences)`);
   });
 
   it('a model fitted without --general says it waits for the corpus, and once completed names its sample', async () => {
-    const waiting = deferFit({ method: 'tadpole', task, seed: 1, options: {}, sampleSize: 500 });
+    const waiting = deferFit({ method: 'contrast', task, seed: 1, options: {}, sampleSize: 500 });
     const w = summarizeModel(waiting);
     expect(w.state).toBe('waiting');
     expect(describeModel(w)).toContain('general sample: none yet: filter completes the model from a seeded sample of 500 sentences of the corpus it filters');

@@ -16,24 +16,29 @@ describe('options the fit never read', () => {
     expect(t.unread()).toEqual([]);
   });
 
-  it('a fit warns on log about a key it did not read, and not about the ones it did', async () => {
+  it('a fit warns on log about a declared key it did not use, and not about the ones it did', async () => {
     const lines: string[] = [];
-    await fitModel({ method: 'dsir', task, general, seed: 1, options: { norm: 'mean', nrom: 'sum' }, log: (l) => lines.push(l) });
-    expect(lines).toEqual([describeUnread('dsir', ['nrom'])]);
-    expect(lines[0]).toMatch(/^warning: --option nrom was not read by the dsir fit and changes nothing/);
+    // guardShare applies with style=guard only: declared, unread here.
+    await fitModel({ method: 'contrast', task, general, seed: 1, options: { rounds: 0, guardShare: 0.5 }, log: (l) => lines.push(l) });
+    const warnings = lines.filter((l) => l.startsWith('warning: --option'));
+    expect(warnings).toEqual([describeUnread('contrast', ['guardShare'])]);
+    expect(warnings[0]).toMatch(/^warning: --option guardShare was not used by this contrast fit and changes nothing \(guardShare: style=guard/);
     let unread: string[] = ['untouched'];
     await fitModel({ method: 'dsir', task, general, seed: 1, options: { norm: 'mean' }, onUnreadOptions: (k) => (unread = k) });
     expect(unread).toEqual(['untouched']);
   });
 
-  it('a deferred fit tries its options now: a bad value throws the filter-time error, a typo is said', async () => {
-    await expect(checkDeferredOptions({ method: 'tadpole', task, seed: 1, options: { moveBy: 'median' } })).rejects.toThrow(/unknown moveBy "median"/);
-    await expect(checkDeferredOptions({ method: 'dsir', task, seed: 1, options: { buckets: 'many' } })).rejects.toThrow(/invalid buckets/);
+  it('a key no part of the method declares is an error before the fit, with the nearest names', async () => {
+    await expect(fitModel({ method: 'dsir', task, general, seed: 1, options: { norm: 'mean', nrom: 'sum' } })).rejects.toThrow(/unknown option 'nrom' for method dsir; did you mean 'norm'\?/);
+    await expect(fitModel({ method: 'contrast', task, general, seed: 1, options: { round: 0 } })).rejects.toThrow(/unknown option 'round' for method contrast; did you mean 'rounds'\?/);
+  });
+
+  it('a deferred fit tries its options now: a bad value or an unknown key throws the filter-time error', async () => {
+    await expect(checkDeferredOptions({ method: 'contrast', task, seed: 1, options: { moveBy: 'median' } })).rejects.toThrow(/invalid moveBy "median" for method contrast: should be one of: mean, consensus/);
+    await expect(checkDeferredOptions({ method: 'dsir', task, seed: 1, options: { buckets: 'many' } })).rejects.toThrow(/invalid buckets "many" for method dsir/);
+    await expect(checkDeferredOptions({ method: 'contrast', task, seed: 1, options: { round: 0 } })).rejects.toThrow(/did you mean 'rounds'/);
     const lines: string[] = [];
-    await checkDeferredOptions({ method: 'tadpole', task, seed: 1, options: { round: 0 }, log: (l) => lines.push(l) });
-    expect(lines).toEqual([describeUnread('tadpole', ['round'])]);
-    lines.length = 0;
-    await checkDeferredOptions({ method: 'tadpole', task, seed: 1, options: { rounds: 0, moveBy: 'consensus' }, log: (l) => lines.push(l) });
+    await checkDeferredOptions({ method: 'contrast', task, seed: 1, options: { rounds: 0, moveBy: 'consensus' }, log: (l) => lines.push(l) });
     expect(lines).toEqual([]);
   });
 });

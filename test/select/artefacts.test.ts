@@ -73,8 +73,8 @@ describe.skipIf(!HAVE_SHARED)('task artefacts in the default fit (ChemProt task,
     const prefixed = plain.map((s) => `Qzx: ${s}`);
     const lines: string[] = [];
     const opts = { rounds: 1, keep: 0.2 };
-    const stripped = await fitModel({ method: 'tadpole', task: prefixed, general: mix.general, seed: 5, options: opts, log: (l) => lines.push(l) });
-    const reference = await fitModel({ method: 'tadpole', task: plain, general: mix.general, seed: 5, options: opts });
+    const stripped = await fitModel({ method: 'contrast', task: prefixed, general: mix.general, seed: 5, options: opts, log: (l) => lines.push(l) });
+    const reference = await fitModel({ method: 'contrast', task: plain, general: mix.general, seed: 5, options: opts });
     expect(stripped.selector.state.artefacts).toEqual([expect.objectContaining({ token: 'qzx', place: 'any', taskShare: 1, corpusShare: 0 })]);
     expect(lines.join('\n')).toMatch(/task artefacts: "qzx"/);
     expect(describeModel(summarizeModel(JSON.parse(JSON.stringify(stripped)))).join('\n')).toMatch(/task artefacts: "qzx"/);
@@ -88,9 +88,9 @@ describe.skipIf(!HAVE_SHARED)('task artefacts in the default fit (ChemProt task,
       }
     };
     expect(await score(stripped)).toEqual(await score(reference));
-    const kept = await fitModel({ method: 'tadpole', task: prefixed, general: mix.general, seed: 5, options: { ...opts, artefacts: 'keep' } });
+    const kept = await fitModel({ method: 'contrast', task: prefixed, general: mix.general, seed: 5, options: { ...opts, artefacts: 'keep' } });
     expect(kept.selector.state.artefacts).toBeUndefined();
     expect(await score(kept)).not.toEqual(await score(reference));
-    await expect(fitModel({ method: 'tadpole', task: prefixed, general: mix.general, seed: 5, options: { ...opts, artefacts: 'drop' } })).rejects.toThrow(/artefacts/);
+    await expect(fitModel({ method: 'contrast', task: prefixed, general: mix.general, seed: 5, options: { ...opts, artefacts: 'drop' } })).rejects.toThrow(/artefacts/);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { warnNearRandom } from '../../src/cli/model-warnings.js';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
-import { autoChoiceOf, autoSelector, parseCandidates, type AutoChoice } from '../../src/select/auto.js';
+import { autoChoiceOf, contrastSelector, parseCandidates, type AutoChoice } from '../../src/select/auto.js';
 import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
 
 describe('auto candidates', () => {
@@ -40,7 +40,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     const same = mix.sentences.filter((_, i) => i % 2 === 0);
     const general = mix.sentences.filter((_, i) => i % 2 === 1);
     const lines: string[] = [];
-    const model = await fitModel({ method: 'tadpole', task: same, general, seed: 4, options: {}, log: (l) => lines.push(l) });
+    const model = await fitModel({ method: 'contrast', task: same, general, seed: 4, options: {}, log: (l) => lines.push(l) });
     const choice = autoChoiceOf(model.selector) as AutoChoice;
     expect(choice.candidates[0]!.auroc).toBeLessThan(0.7);
     expect(choice.warning).toMatch(/close to a random sample/);
@@ -54,7 +54,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
 
   it('a separable task gives no filter-time warning', async () => {
     const mix = smallMix();
-    const model = await fitModel({ method: 'tadpole', task: mix.task, general: mix.general, seed: 4, options: {} });
+    const model = await fitModel({ method: 'contrast', task: mix.task, general: mix.general, seed: 4, options: {} });
     const stderr = new PassThrough();
     let err = '';
     stderr.on('data', (c: Buffer) => (err += c.toString()));
@@ -102,7 +102,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     const telegraphic = await fit(titles, 'on');
     expect((telegraphic.selector.params.candidates as string[]).some((c) => c.includes('features=style'))).toBe(false);
     expect(lines.join('\n')).toMatch(/style=on, but the task reads as headlines or titles/);
-    await expect(fit(mix.task, 'yes')).rejects.toThrow(/unknown style "yes"/);
+    await expect(fit(mix.task, 'yes')).rejects.toThrow(/invalid style "yes" for method contrast: should be one of: off, on, guard/);
   });
 
   it('style=guard leaves the candidates alone and vetoes moves with a style view (its log line says so); guardShare is checked', async () => {
@@ -119,6 +119,6 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
   });
 
   it('needs a general sample', async () => {
-    await expect(autoSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
+    await expect(contrastSelector.fit({ task: smallMix().task, general: [], seed: 1, options: {} })).rejects.toThrow(/general/);
   });
 });

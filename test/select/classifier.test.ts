@@ -80,8 +80,8 @@ describe.skipIf(!HAVE_SHARED)('classifier selector on real text (ChemProt task, 
 describe.skipIf(!HAVE_SHARED)('the weight floor on real text (the suite\'s format trap, a smaller mix)', () => {
   it('the default and the classifier keep far more of the raw wiki text with the floor', async () => {
     const spec = await smallSuiteSpec('wiki-raw', [
-      { name: 'tadpole', title: 'floored' },
-      { name: 'tadpole', title: 'no floor', options: { candidates: 'classifier:rounds=1:expand=0.05:weightFloor=0+dsir:features=chars-folded:norm=mean' } },
+      { name: 'contrast', title: 'floored' },
+      { name: 'contrast', title: 'no floor', options: { candidates: 'classifier:rounds=1:expand=0.05:weightFloor=0+dsir:features=chars-folded:norm=mean' } },
       { name: 'classifier', title: 'classifier floored', options: { rounds: 0 } },
       { name: 'classifier', title: 'classifier, no floor', options: { rounds: 0, weightFloor: 0 } },
     ]);

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_DEFAULTS } from '../../src/select/auto.js';
+import { AUTO_DEFAULTS, contrastSelector } from '../../src/select/auto.js';
 import { CLASSIFIER_DEFAULTS, classifierSelector } from '../../src/select/classifier.js';
 import { parseComponentSpec } from '../../src/select/component-spec.js';
 import { dsirSelector } from '../../src/select/dsir.js';
 import { fitEnsemble, loadEnsemble, parseComponents } from '../../src/select/ensemble.js';
-import { tadpoleSelector } from '../../src/select/tadpole.js';
 import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
 
 describe('component specs (name:key=value:...)', () => {
@@ -53,9 +52,9 @@ describe.skipIf(!HAVE_SHARED)('components with options on real text (ChemProt ta
     const b = await (await classifierSelector.load(legacy, { seed: 2, options: {} })).score(mix.sentences);
     expect(Array.from(b)).toEqual(Array.from(a));
   });
-  it('the default model (tadpole, auto) stores both parts with subword features', async () => {
+  it('the default model (contrast) stores both parts with subword features', async () => {
     const mix = smallMix();
-    const json = await tadpoleSelector.fit({ task: mix.task, general: mix.general, seed: 5, options: {} });
+    const json = await contrastSelector.fit({ task: mix.task, general: mix.general, seed: 5, options: {} });
     const sel = (json.state as { selector: { method: string; state: { parts: Array<{ name: string; selector: { method: string; params: Record<string, unknown> } }> } } }).selector;
     expect(sel.method).toBe('ensemble');
     expect(sel.state.parts.map((p) => [p.selector.method, p.selector.params.features, p.selector.params.charN])).toEqual([

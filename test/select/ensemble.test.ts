@@ -22,11 +22,12 @@ function meanStd(xs: Float64Array): [number, number] {
 }
 
 describe.skipIf(!HAVE_SHARED)('tadpole --detector ensemble (z-normalised selectors)', () => {
-  it('with a general sample, the default is auto (held-out measured), not the ensemble', async () => {
+  it("tadpole is the paper's method: its detector is iforest unless named, with or without a general sample", async () => {
     const mix = smallMix();
     const json = await tadpoleSelector.fit({ task: mix.task, general: mix.general, seed: SEED, options: {} });
-    expect(json.params.detector).toBe('auto');
-    expect(TADPOLE_DEFAULTS.detector).toBe('auto');
+    expect(json.params.detector).toBe('iforest');
+    expect(TADPOLE_DEFAULTS.detector).toBe('iforest');
+    expect((await tadpoleSelector.fit({ task: mix.task, general: [], seed: SEED, options: {} })).params.detector).toBe('iforest');
   });
 
   it('scores = sum of each component z-normalised by its mean/std on the general sample', async () => {
@@ -66,11 +67,11 @@ describe.skipIf(!HAVE_SHARED)('tadpole --detector ensemble (z-normalised selecto
     ]);
   });
 
-  it('without a general sample the default falls back to task-knn, which still prefers the task domain', async () => {
+  it('without a general sample task-knn still prefers the task domain', async () => {
     const mix = smallMix();
-    const json = await tadpoleSelector.fit({ task: mix.task, general: [], seed: SEED, options: {} });
+    const json = await tadpoleSelector.fit({ task: mix.task, general: [], seed: SEED, options: { detector: 'task-knn' } });
     expect(json.params.detector).toBe('task-knn');
-    const [scores] = await scoresOf('tadpole', {}, [], [mix.sentences]);
+    const [scores] = await scoresOf('tadpole', { detector: 'task-knn' }, [], [mix.sentences]);
     expect(inDomainShareOfKept(scores as Float64Array, mix.inDomain)).toBeGreaterThan(0.65); // random keeps ~0.5 here
   });
 

@@ -8,7 +8,7 @@ const HAVE_DETECTORS = existsSync(new URL('../../src/detect/registry.ts', import
 
 /** Method + options, as the CLI would pass them. iforest needs the detector registry. */
 const CASES: [string, Record<string, unknown>][] = [
-  ['tadpole', {}],
+  ['contrast', {}],
   ['tadpole', { detector: 'knn-ratio' }],
   ['tadpole', { detector: 'task-knn' }],
   ['distance', {}],
@@ -85,11 +85,13 @@ describe.skipIf(!HAVE_SHARED)('selectors on a small real bio-vs-news mix', () =>
 });
 
 describe('registry', () => {
-  it('lists every method from the papers, the classifier and auto', () => {
-    expect([...METHOD_NAMES].sort()).toEqual(['auto', 'classifier', 'distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
+  it('lists every method from the papers, the classifier and the default, contrast (auto: its older name)', () => {
+    expect([...METHOD_NAMES].sort()).toEqual(['classifier', 'contrast', 'distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
+    expect(selectorFactory('auto')).toBe(selectorFactory('contrast'));
   });
-  it('an unknown method is a usage error naming the choices', () => {
-    expect(() => selectorFactory('bm25')).toThrow(/unknown method "bm25"; should be one of: tadpole, random/);
+  it('an unknown method is a usage error naming the choices, and the nearest', () => {
+    expect(() => selectorFactory('bm25')).toThrow(/unknown method "bm25" \(methods: contrast, tadpole, random/);
+    expect(() => selectorFactory('contrats')).toThrow(/unknown method "contrats"; did you mean contrast\?/);
     try {
       selectorFactory('bm25');
     } catch (e) {

@@ -154,8 +154,8 @@ describe('self-training by segments', () => {
 describe.skipIf(!sharedDir())('self-training on real text (finance: PhraseBank task, a smaller suite mix)', () => {
   it('the default keeps far more of the corpus finance text with self-training than without', async () => {
     const spec = await smallSuiteSpec('finance-phrasebank', [
-      { name: 'tadpole', title: 'self-trained' },
-      { name: 'tadpole', title: 'plain', options: { rounds: 0 } },
+      { name: 'contrast', title: 'self-trained' },
+      { name: 'contrast', title: 'plain', options: { rounds: 0 } },
     ]);
     const r = await runEval(spec, { engine: defaultEngine });
     const [trained, plain] = r.methods.map((m) => m.precisionChars);

@@ -35,7 +35,7 @@ describe.skipIf(!HAVE_SHARED)('telegraphic tasks on real text (ChemProt as title
     const fn = /\b(?:the|of|and|in|to|a|an|is|was|were|by|with|for|that|this|on|as|at|from|which|be|are|or|these|their|its|it)\b/gi;
     const task = mix.task.map((s) => s.replace(fn, ' ').replace(/\s+/g, ' ').trim());
     const lines: string[] = [];
-    const model = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0 }, log: (l) => lines.push(l) });
+    const model = await fitModel({ method: 'contrast', task, general: mix.general, seed: 4, options: { rounds: 0 }, log: (l) => lines.push(l) });
     const fw = model.selector.state.functionWords as { task: number; general: number; skipped: boolean };
     expect(fw.skipped).toBe(true);
     expect(fw.task).toBeLessThan(0.6 * fw.general);
@@ -48,11 +48,11 @@ describe.skipIf(!HAVE_SHARED)('telegraphic tasks on real text (ChemProt as title
     const [a, b] = await scorer.score(['Kinase inhibitor binds receptor', 'The kinase inhibitor binds to the receptor']);
     expect(a).toBeCloseTo(b as number, 10);
     await scorer.dispose();
-    const kept = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0, functionWords: 'keep' } });
+    const kept = await fitModel({ method: 'contrast', task, general: mix.general, seed: 4, options: { rounds: 0, functionWords: 'keep' } });
     expect(String(kept.selector.params.chosen)).not.toContain('content');
     expect(kept.selector.params.moveBy).toBe('mean');
     const told: string[] = [];
-    const byMean = await fitModel({ method: 'tadpole', task, general: mix.general, seed: 4, options: { rounds: 0, moveBy: 'mean' }, log: (l) => told.push(l) });
+    const byMean = await fitModel({ method: 'contrast', task, general: mix.general, seed: 4, options: { rounds: 0, moveBy: 'mean' }, log: (l) => told.push(l) });
     expect(byMean.selector.params.moveBy).toBe('mean');
     expect(told.join('\n')).not.toMatch(/moves segments by consensus/);
   });
