@@ -178,12 +178,17 @@ export function helpText(spec: CommandSpec, width = HELP_WIDTH): string {
 }
 
 /**
- * Notes keep their own line breaks (examples are commands, one a line); a prose line longer
- * than the width is wrapped, an example line (two leading spaces) is left as it is so it can
- * be copied.
+ * Notes keep their own line breaks. A long example command is left whole so it can be copied;
+ * any other long line is wrapped, an indented one under its own text (a table row such as
+ * `  name    what it is` continues under `what it is`).
  */
 function wrapNotes(notes: string, width: number): string[] {
-  return notes.split('\n').flatMap((line) => (line.length <= width || line.startsWith('  ') ? [line] : wrap(line, width)));
+  return notes.split('\n').flatMap((line) => {
+    if (line.length <= width || /^\s+(tadpole|zcat|cat|npx|node) /.test(line)) return [line];
+    const hang = /^(\s+\S+\s{2,})/.exec(line)?.[1]?.length ?? /^\s*/.exec(line)![0].length;
+    const [first, ...rest] = wrap(line.slice(hang), width - hang);
+    return [line.slice(0, hang) + first, ...rest.map((r) => ' '.repeat(hang) + r)];
+  });
 }
 
 /** Typed getters for parsed flags. */

@@ -57,7 +57,7 @@ Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
   zcat corpus.jsonl.gz | tadpole filter -m model.json --format jsonl > kept.jsonl
   tadpole filter -m model.json --threshold 0.013 --format jsonl < part.jsonl > kept.jsonl
-  tadpole filter -m model.json corpus.jsonl -o kept.jsonl --run-dir run/     # kill it, then add --resume
+  tadpole filter -m model.json corpus.jsonl -o kept.jsonl --run-dir run/   # killed? add --resume
 With --run-dir and no -o, the output goes to stdout once the run is complete (so a resumed run writes it whole).
 SIGINT/SIGTERM: stop after the current batch (exit 130/143); with --run-dir the checkpoint is kept for --resume.`,
 };

@@ -33,7 +33,7 @@ ${DETECTOR_NAMES.map((n) => `  ${n.padEnd(12)}${DETECTOR_HELP[n] ?? ''}`).join('
 
 Examples:
   tadpole rank --task task.txt --general news.txt fiction.txt
-  tadpole rank --task train.jsonl.gz --general corpus.jsonl.gz --detectors iforest,knn --repeat 5 --json`,
+  tadpole rank --task train.jsonl.gz --general corpus.jsonl.gz --detectors iforest,knn --repeat 5`,
 };
 
 /** Parses DET.KEY=VALUE into per-detector option records (numbers when they look like numbers). */

@@ -123,7 +123,8 @@ export interface CompleteOptions {
  * that named `keep` or `expand` itself.
  */
 export function optionsWithKeep(method: string, options: Record<string, unknown>, keep: number | undefined): Record<string, unknown> {
-  if (keep === undefined || !selfTrains(method, options) || options.keep !== undefined || options.expand !== undefined) return options;
+  // Keeping nothing or everything sizes nothing: the moves keep their default size.
+  if (keep === undefined || !(keep > 0 && keep < 1) || !selfTrains(method, options) || options.keep !== undefined || options.expand !== undefined) return options;
   return { ...options, keep };
 }
 
