@@ -182,6 +182,11 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     const loud = cli(['filter', '-m', m, input, '-o', join(ws, 'k2.jsonl'), '-v']);
     expect(loud.stderr).toMatch(/self-training round 1/);
     expect(readFileSync(join(ws, 'k2.jsonl')).equals(readFileSync(join(ws, 'k.jsonl')))).toBe(true);
+    // 10. --keep 0 with a model completed from the corpus: a warning and an empty output, not a refusal after the sample.
+    const zero = cli(['filter', '-m', m, input, '--keep', '0', '-o', join(ws, 'k0.jsonl')]);
+    expect(zero.code, zero.stderr).toBe(0);
+    expect(zero.stderr).toMatch(/warning: --keep 0 keeps nothing/);
+    expect(readFileSync(join(ws, 'k0.jsonl'), 'utf8')).toBe('');
   });
 
   it('9. help is wrapped to 100 columns off a terminal, for every command', () => {
