@@ -3,10 +3,10 @@
  * whatever the combination, an exit 0 leaves valid output, no input ever changes, and no
  * temporary file is ever left. The seed is printed in the test name: a failure reproduces.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileDigest, listFiles } from '../helpers/files.js';
 import { sharedDir } from '../../src/core/shared.js';
 import { Rng } from '../../src/core/rng.js';
 import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
@@ -17,19 +17,7 @@ const CASES = 24;
 let dir: string;
 let model: string;
 
-const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-function files(root: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, rel: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
-      else out.push(`${rel}${e.name}`);
-    }
-  };
-  walk(root, '');
-  return out.sort();
-}
 
 beforeAll(() => {
   if (!shared) return;
@@ -80,7 +68,7 @@ describe.skipIf(!shared)('fuzzed command lines (needs ../shared)', () => {
     writeFileSync(join(ws, 'wiki.txt'), wikiText(40_000));
     writeFileSync(join(ws, 'in', 'a.jsonl'), newsJsonl(20_000));
     const inputs = ['news.jsonl', 'wiki.txt', 'in/a.jsonl'];
-    const before = new Map(inputs.map((f) => [f, digest(join(ws, f))]));
+    const before = new Map(inputs.map((f) => [f, fileDigest(join(ws, f))]));
     const { args, output, format, reads } = draw(new Rng(SEED + i), ws);
     const r = cli(args, { cwd: ws });
     const what = `tadpole ${args.join(' ')}\n${r.stderr}`;
@@ -88,8 +76,8 @@ describe.skipIf(!shared)('fuzzed command lines (needs ../shared)', () => {
     expect(r.stderr, what).not.toMatch(/internal error|\n\s+at /);
     // What the command read must be as it was; a fixture it only named as an output may be replaced.
     const named = new Set(args.filter((_, k) => ['-o', '--stats'].includes(args[k - 1] ?? '')));
-    for (const f of inputs) if (reads.includes(f) || !named.has(f)) expect(digest(join(ws, f)), `${f} changed: ${what}`).toBe(before.get(f));
-    expect(files(ws).filter((f) => /\.tmp-|\.partial$/.test(f)), what).toEqual([]);
+    for (const f of inputs) if (reads.includes(f) || !named.has(f)) expect(fileDigest(join(ws, f)), `${f} changed: ${what}`).toBe(before.get(f));
+    expect(listFiles(ws).filter((f) => /\.tmp-|\.partial$/.test(f)), what).toEqual([]);
     if (r.code !== 0 || !output || inputs.includes(output.slice(ws.length + 1))) return;
     // Exit 0 with -o: the output exists, and JSONL output is JSONL line by line.
     const body = output.endsWith('.gz') ? undefined : readFileSync(output, 'utf8');

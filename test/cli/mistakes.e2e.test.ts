@@ -3,11 +3,11 @@
  * the exit code, the message, that no input changed and that nothing stray was left beside
  * the outputs (temp files, half-written output).
  */
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileDigest, listFiles } from '../helpers/files.js';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
 import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
 
@@ -16,22 +16,7 @@ let dir: string;
 let model: string;
 let corpus: string;
 
-function digest(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
 
-/** Every file under `root`, relative, sorted. */
-function listing(root: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, rel: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
-      else out.push(`${rel}${e.name}`);
-    }
-  };
-  walk(root, '');
-  return out.sort();
-}
 
 /** A fresh folder with the corpus in it; returns a checker that the corpus is untouched and only `made` appeared. */
 function workspace(name: string, content?: Buffer): { ws: string; input: string; unchanged: (made?: string[]) => void } {
@@ -40,14 +25,14 @@ function workspace(name: string, content?: Buffer): { ws: string; input: string;
   const input = join(ws, 'corpus.jsonl');
   if (content) writeFileSync(input, content);
   else copyFileSync(corpus, input);
-  const before = digest(input);
-  const files = listing(ws);
+  const before = fileDigest(input);
+  const files = listFiles(ws);
   return {
     ws,
     input,
     unchanged: (made = []) => {
-      expect(digest(input)).toBe(before);
-      expect(listing(ws)).toEqual([...files, ...made].sort());
+      expect(fileDigest(input)).toBe(before);
+      expect(listFiles(ws)).toEqual([...files, ...made].sort());
     },
   };
 }
@@ -239,7 +224,7 @@ describe.skipIf(!shared)('signals while a task-only model is completed (needs ..
     copyFileSync(join(dir, 'task.jsonl'), task);
     const m = join(ws, 'm.json');
     expect(cli(['fit', '--task', task, '-o', m]).code).toBe(0);
-    const before = listing(ws);
+    const before = listFiles(ws);
     const { child, done } = cliAsync(['filter', '-m', m, input, '-o', join(ws, 'kept.jsonl'), '-v']);
     let stderr = '';
     child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -255,7 +240,7 @@ describe.skipIf(!shared)('signals while a task-only model is completed (needs ..
     expect(ms).toBeLessThan(1_500); // within a second, plus process start-up noise on a busy machine
     expect(r.stderr).toMatch(/interrupted/);
     expect(existsSync(join(ws, 'kept.jsonl'))).toBe(false);
-    expect(listing(ws)).toEqual(before);
+    expect(listFiles(ws)).toEqual(before);
     unchanged(['task.jsonl', 'm.json']);
   });
 });
