@@ -2,6 +2,7 @@
 import { TadpoleError } from '../core/errors.js';
 import { autoSelector } from './auto.js';
 import { classifierSelector } from './classifier.js';
+import { linkRegistry } from './registry-link.js';
 import { distanceSelector } from './distance.js';
 import { dsirSelector } from './dsir.js';
 import { knnTaptSelector } from './knn-tapt.js';
@@ -20,3 +21,5 @@ export function selectorFactory(method: string): SelectorFactory {
   if (!f) throw new TadpoleError('TADPOLE_USAGE', `unknown method "${method}"; should be one of: ${METHOD_NAMES.join(', ')}`);
   return f;
 }
+
+linkRegistry({ selectorFactory });
