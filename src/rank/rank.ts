@@ -9,10 +9,10 @@ import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { createDetector } from '../detect/registry.js';
 import { auroc, averagePrecision, bestF1, f1AtCount } from '../detect/metrics.js';
-import type { RankMetrics, RankResult, RankRow } from './result.js';
+import type { RankMetrics, RankResult } from './result.js';
 
 export { formatRankTable } from './table.js';
-export type { RankMetrics, RankResult, RankRow } from './result.js';
+export type { RankResult } from './result.js';
 
 export interface RankOptions {
   taskX: Float32Array;
