@@ -16,7 +16,7 @@ export default function setup(): () => void {
   process.env.TADPOLE_TEST_TMPDIR = root;
   return () => {
     const left = readdirSync(root);
-    if (left.length > 0) console.log(`tests left ${left.length} temporary folder(s) behind, removed now: ${left.join(', ')}`);
+    if (left.length > 0) console.log(`the tests left ${left.length} entries in their temporary folder, removed now: ${left.join(', ')}`);
     rmSync(root, { recursive: true, force: true });
     delete process.env.TADPOLE_TEST_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
