@@ -9,9 +9,9 @@
  * (a limit, not used to choose), corpora/suite-check/ (mixes of kinds the suite lacks, built
  * after the default was chosen, to check it), corpora/suite-avoid/ (five check mixes with
  * and without `fit --avoid`) and corpora/suite-fresh/ (five mixes from pairings no other suite
- * uses, built after every choice, session 29) and corpora/suite-probe/ (a question task and four
- * more topics within a genre, session 30) and corpora/suite-raw/ (two suite tasks as their datasets
- * ship them, labels kept, session 32). Run: node scripts/make-suite.js
+ * uses, built after every choice) and corpora/suite-probe/ (a question task and four
+ * more topics within a genre) and corpora/suite-raw/ (two suite tasks as their datasets
+ * ship them, labels kept). Run: node scripts/make-suite.js
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 
@@ -77,7 +77,7 @@ SRC.science = [...SRC.bio, ...SRC.cs].map((s) => ({ ...s, w: s.w / 2 }));
 
 const METHODS = [
   { name: 'tadpole', title: 'tadpole (default)' },
-  // Session 24: the default, then `tadpole inspect` + `fit --avoid` with the labels playing
+  // The default, then `tadpole inspect` + `fit --avoid` with the labels playing
   // the user (src/eval/kept-groups.ts): the user's word, so no leave-one-domain-out candidate.
   { name: 'tadpole', title: 'default + inspect + --avoid (labels play the user)', avoidKeptGroups: { groups: 6, outOfDomain: 0.75, sentences: 200 } },
   { name: 'random' },
@@ -163,7 +163,7 @@ const suite = [
   spec('wiki-wikitext', 'Wiki task (wikitext-2 valid articles) against news, speeches, fiction, cs (the mix holds the test articles).', 'wiki',
     { files: [`${C}wiki-wikitext2/wiki.valid.tokens.gz`], format: 'wikitext', normalize: ['strip-unk', 'detokenize'] },
     { wiki: 0.25, news: 0.25, speech: 0.15, fiction: 0.15, cs: 0.1, forum: 0.1 }),
-  // Transfer mixes (session 19): the task comes from another dataset, era or register than
+  // Transfer mixes: the task comes from another dataset, era or register than
   // the mix's in-domain text, as in held-out mixes built from text that is not in ../shared.
   spec('news-brown', 'Transfer: 1961 American press reportage (Brown corpus genre a) as the task, 2004-05 BBC and ABC news in the mix, against political speeches (near-domain), wiki, fiction, forum, reviews.', 'news',
     brownTask(['a']),
@@ -181,7 +181,7 @@ const suite = [
     { ...brownTask(['j']), where: { field: 'id', in: Array.from({ length: 21 }, (_, i) => `cj${String(i + 1).padStart(2, '0')}`) } },
     { science: 0.3, news: 0.2, fiction: 0.15, forum: 0.15, speech: 0.1, wiki: 0.1 }),
 ];
-// Beyond the suite (session 20): mixes on which no method measured keeps clearly more
+// Beyond the suite: mixes on which no method measured keeps clearly more
 // in-domain text than random, kept runnable (`tadpole eval corpora/suite-hard/*.json`) but not used to
 // choose the default: a mix that no candidate ranks above chance cannot tell candidates apart,
 // and would favour whichever is closest to random.
@@ -190,7 +190,7 @@ const hard = [
     brownTask(['c']),
     { reviews: 0.3, news: 0.2, fiction: 0.15, wiki: 0.15, forum: 0.1, speech: 0.1 }),
 ];
-// A check suite (session 22): mixes never used to choose anything, run only to see where the
+// A check suite: mixes never used to choose anything, run only to see where the
 // chosen default fails on kinds of mix the suite lacks: a topic within one source (BBC sport
 // or tech against BBC's other stories and Usenet groups on the same topic), citation
 // sentences from medicine and CS, a task left tokenised against clean in-domain text, a
@@ -225,12 +225,12 @@ const check = [
     { ...agnews('2'), columns: ['title'] },
     { sport: 0.3, 'news-other': 0.25, 'forum-sport': 0.15, speech: 0.1, wiki: 0.1, reviews: 0.1 }),
   // Keeps 10%, as PREV=0.1 does in the research harness: keeping 20% of a mix that is 10%
-  // in-domain caps even a perfect selector near 50% (session 23 found the first version so).
+  // in-domain caps even a perfect selector near 50%.
   spec('topic-sport-10', 'topic-sport at 10% in-domain, 10% kept.', 'sport',
     agnews('2'),
     { sport: 0.1, 'news-other': 0.35, 'forum-sport': 0.15, speech: 0.15, wiki: 0.15, reviews: 0.1 }, { keep: 0.1 }),
 ];
-// A fresh suite (session 29): five mixes built after every choice so far, from pairings of
+// A fresh suite: five mixes built after every choice so far, from pairings of
 // ../shared no other suite uses, to see whether the default and its options hold where nothing
 // was tuned: another dataset of the same domain as the task (WSJ against Reuters, Seeking
 // Alpha against Reuters and WSJ, PubMedQA against other MEDLINE abstracts, paper TLDRs against
@@ -262,7 +262,7 @@ const fresh = [
     { 'forum-religion': 0.3, 'forum-secular': 0.25, speech: 0.15, fiction: 0.1, wiki: 0.1, news: 0.1 }),
 ];
 
-// A probe suite (session 30): kinds of mix the issue's held-out lessons point at, built after
+// A probe suite: kinds of mix that failures on held-out mixes point at, built after
 // every choice. A task in another genre than its domain's corpus text (PubMedQA's questions
 // against abstracts, with sci.med posts that ask questions too: a discriminative fit can key on
 // the questions' form), and four more topics within a genre like forum-med (held-out posts of
@@ -287,7 +287,7 @@ const probe = [
   forumProbe('sci.crypt', 'forum-crypt', { cs: 0.15, news: 0.15, wiki: 0.15 }, 'cs papers, news, wiki'),
 ];
 
-// A format trap (session 19): the wiki mix again, but its wiki text keeps wikitext-2's
+// A format trap: the wiki mix again, but its wiki text keeps wikitext-2's
 // tokenisation and <unk> placeholders, as a raw dump would, while the task is clean text. A
 // classifier learns "<unk>" as the surest sign of the corpus and sinks its in-domain text.
 const wiki = suite.find((s) => s.name === 'suite-wiki-wikitext');
@@ -298,7 +298,7 @@ suite.push({
   sources: wiki.sources.map(({ normalize, ...s }) => (s.label === 'wiki' ? { ...s, note: 'wikitext-2 test split, NOT normalised: " @-@ ", " , ", "<unk>".' } : { ...s, normalize })),
 });
 
-// corpora/suite-avoid (session 23): the check mixes where the default keeps the task's topic in
+// corpora/suite-avoid: the check mixes where the default keeps the task's topic in
 // another genre, with and without `fit --avoid`. The source it wrongly keeps is split: the mix
 // reads three documents of four, and 200 sentences of the fourth are the text to avoid.
 const AVOIDED = [['topic-sport', 'forum-sport'], ['sport-titles', 'forum-sport'], ['topic-sport-10', 'forum-sport'], ['forum-med', 'forum-other'], ['news-titles', 'forum']];
@@ -315,7 +315,7 @@ const avoidSuite = AVOIDED.map(([name, label]) => {
   };
 });
 
-// corpora/suite-raw (session 32): two suite tasks as their datasets ship them, the labels
+// corpora/suite-raw: two suite tasks as their datasets ship them, the labels
 // kept: PhraseBank's "sentence .@neutral" lines and AG News's CSV rows read as plain lines
 // ("3","title","description"). A label on every task sentence, which no corpus sentence has,
 // separates the task alone (src/select/artefacts.ts).

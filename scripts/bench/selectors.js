@@ -1,7 +1,7 @@
 // Scorer cost by method: `tadpole filter` MB/s on the same corpus, one process each, in one
 // run, and each method's time as a multiple of `--method random` (the bare pipeline), one
 // scoring thread (--workers 1: the budget is per worker). The
-// issue-10 budget: the default may cost at most 2x random. Each run's kept share is checked
+// budget: the default may cost at most 2x random. Each run's kept share is checked
 // before its time is reported.
 // BENCH_SELECTORS_MB sets the corpus size (default 20); BENCH_SELECTORS=random,dsir,... picks methods.
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -26,15 +26,15 @@ function runTimed(args) {
 const METHODS = {
   random: ['--method', 'random'],
   default: [],
-  // The default as a telegraphic task gets it (session 22): the hasher skips function words.
+  // The default as a telegraphic task gets it: the hasher skips function words.
   'default-no-function-words': ['--option', 'functionWords=skip'],
-  // The default with a style view (session 28, --option style=on): a third classifier, on style n-grams.
+  // The default with a style view (--option style=on): a third classifier, on style n-grams.
   'default-style': ['--option', 'style=on', '--option', 'moveBy=consensus'],
   dsir: ['--method', 'dsir'],
   classifier: ['--method', 'classifier'],
   distance: ['--method', 'distance'],
   'classifier+dsir': ['--detector', 'ensemble', '--option', 'components=classifier,dsir'],
-  // The default before subword features (issue 10, session 16): word 1-2-grams only.
+  // The default before subword features: word 1-2-grams only.
   'classifier+dsir-words': ['--detector', 'ensemble', '--option', 'components=classifier:features=words:rounds=1,dsir'],
   'classifier+dsir+distance': ['--detector', 'ensemble', '--option', 'components=classifier,dsir,distance'],
   auto: ['--method', 'auto'],

@@ -1,5 +1,5 @@
 // Sentence splitter benchmark: golden-set accuracy, newline-rule measurements, throughput,
-// and the speed-up over the splitter before the issue-12 rewrite (same spans, checked).
+// and the speed-up over the splitter before its rewrite for speed (same spans, checked).
 // Build first: npx tsc -p tsconfig.json ; then: node scripts/bench/splitter.js
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -118,7 +118,7 @@ const rates = [
 ];
 console.log(`splitter.mb_per_s: ${Math.min(...rates).toFixed(1)}`);
 
-// 4. The splitter against the one it replaced (issue 12: rewritten for speed, same spans):
+// 4. The splitter against the one it replaced (rewritten for speed, same spans):
 // both run on the same documents in one process, interleaved (old, new, old, new, ...), user
 // CPU time of each pass; the ratio is the median of the per-repetition ratios, which the
 // other processes on a shared machine disturb far less than either rate alone.

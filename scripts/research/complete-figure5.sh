@@ -1,6 +1,6 @@
 #!/bin/sh
 # `fit --task` alone, then `filter` on the Figure-5 mixes: the model is completed from the
-# corpus at filter time. Prints the share of kept characters per source (issue 10's measure).
+# corpus at filter time. Prints the share of kept characters per source (the selection suites' measure).
 # usage: npx tsc -p tsconfig.json && sh scripts/research/complete-figure5.sh [METHOD...]
 set -e
 W=${TMPDIR:-/tmp}/tadpole-complete-f5

@@ -1,4 +1,4 @@
-// Where does a method go wrong on one suite mix (issue 10)? Per SOURCE (file, not label):
+// Where does a method go wrong on one suite mix? Per SOURCE (file, not label):
 // its share of the mix, of the kept text and how much of it was kept; then examples of the
 // out-of-domain segments kept with the best scores and of the in-domain segments missed.
 // Uses the mix, task and general sample cached by suite.js (run that first for the spec).

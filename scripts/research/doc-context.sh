@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 10, session 17: the "Document context" tables of scripts/research/README.md: ways to
+# The "Document context" tables of docs/research.md: ways to
 # score a segment from its sentences (segment-cut.js; METHOD@CUT) x every suite mix, mean,
 # minimum, leave-one-domain-out, in one in-memory run (under a minute once the mixes are
 # cached). FITSEED=1 or 2 repeats it with other fit seeds.

@@ -1,4 +1,4 @@
-// Segmentation research (issue 10, part 4): how much does sentence splitting cost on
+// Segmentation research: how much does sentence splitting cost on
 // hard-wrapped and line-structured documents, against splitting at every line break too?
 //
 // Builds small labelled mixes from ../shared/corpora in which the in-domain source is
@@ -9,9 +9,9 @@
 // 15-sentence segments of one document (as `tadpole filter`), keeps the lowest-scoring 20%
 // of the BYTES and prints the share of kept characters that came from the in-domain source.
 // The same mix is segmented several ways (SPLITS=a,b,...; default all):
-//   whole   - whole sentences (the splitter before issue 10: maxWrappedLength Infinity),
+//   whole   - whole sentences (maxWrappedLength Infinity: no cap on hard-wrapped sentences),
 //   split   - splitSentences as it is now (what `tadpole split` and filter use),
-//   lines   - whole sentences, then cut at every line break too (the issue's comparison),
+//   lines   - whole sentences, then cut at every line break too (splitting by lines),
 //   capN    - whole sentences longer than N characters cut at their line breaks,
 //   packN   - the same, but lines packed into pieces of at most N characters.
 //
@@ -177,7 +177,7 @@ function atLineBreaks(text, spans) {
   return out;
 }
 
-/** Sentences before the long-sentence cap (the splitter of issue 10's measurements). */
+/** Sentences before the long-sentence cap (whole hard-wrapped sentences). */
 const whole = (t) => splitSentences(t, { maxWrappedLength: Infinity });
 
 export const SPLITS = {
@@ -252,7 +252,7 @@ async function evaluate(mix, split, method) {
   const task = mix.task.flatMap((t) => sentencesOf(t, split(t)));
   const perDoc = mix.docs.map((d) => ({ l: d.l, spans: split(d.t), t: d.t }));
   const all = perDoc.flatMap((d) => sentencesOf(d.t, d.spans));
-  // The general sample as the product draws it (session 18): whole 15-sentence segments with
+  // The general sample as the product draws it: whole 15-sentence segments with
   // their groups, about 5,000 sentences; SAMPLE=sentences for single sentences (before).
   let general;
   let generalGroups;

@@ -1,5 +1,5 @@
-// Builds labelled sentence mixes from ../shared/corpora for the selector research (issue 5,
-// Targets). Cached under $TMPDIR/tadpole-research; never written into the repo.
+// Builds labelled sentence mixes from ../shared/corpora for the selector research.
+// Cached under $TMPDIR/tadpole-research; never written into the repo.
 // Only natural-text sources (no pre-tokenised/lower-cased ones in the Figure-5 mix), and the
 // selectors' tokenizer lower-cases and drops punctuation anyway.
 import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Ceiling of the features (issue 10): how much in-domain text would the hashed 1-2-gram
+// Ceiling of the features: how much in-domain text would the hashed 1-2-gram
 // logistic regression keep if it were trained on the MIX'S OWN LABELS instead of on the
 // task? Two folds by document (even / odd mix ordinal): fit in-domain vs the rest on one
 // fold's sentences, score the other fold, cut the spec's keep share by 15-sentence segment

@@ -2,7 +2,7 @@
 // scores, then the lowest-scoring `keep` share of sentences kept (selectKeptInMemory).
 // `segs[i][1]` is segment i's sentence count; its sentences are the next ones in `scores`.
 //
-// Issue 10, session 17: other ways to score a segment, named by a CUT string (suite.js takes
+// Other ways to score a segment, named by a CUT string (suite.js takes
 // it after `@` in a method, e.g. `tadpole@doc:5`). They need `segs[i][3]` = the segment's
 // document ordinal and, for the length-weighted ones, `lens` = every sentence's length.
 //   mean       the product's segment mean (the default)

@@ -1,4 +1,4 @@
-// Segment-level selection research (issue 5, Targets): what the product measures.
+// Segment-level selection research: what the product measures.
 // Builds the labelled mix of an eval spec (corpora/*.json) with the eval's own code, splits it
 // into sentences and 15-sentence segments exactly as `tadpole filter` does (segmentScores),
 // scores every sentence once per method (fitModel + openScorer, as `tadpole fit`/`filter`),

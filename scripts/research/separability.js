@@ -1,4 +1,4 @@
-// Separability by part of the corpus (issue 10, session 32): how well does a classifier tell the
+// Separability by part of the corpus: how well does a classifier tell the
 // task from each part of the general sample? For each part, the held-out AUROC (20% of the task,
 // 20% of the part) of a task-vs-part fit of JUDGE (default the classifier without
 // self-training), measured as `auto` measures a candidate (chooseCandidate): 0.5 = the part reads as the task. Is the in-domain part the least separable?

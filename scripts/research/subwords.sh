@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 10, session 16: the subword-feature table of scripts/research/README.md ("Subword
+# The subword-feature table of docs/research.md ("Subword
 # features"), every method x every suite mix, mean, minimum, leave-one-domain-out, in one
 # in-memory run (about 4 minutes on 2 cores). FITSEED=1 or 2 repeats it with other fit seeds.
 # usage: npx tsc -p tsconfig.json && sh scripts/research/subwords.sh

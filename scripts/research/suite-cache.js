@@ -25,7 +25,7 @@ export function cacheDir(spec) {
 }
 
 /**
- * TASKFORM=f (session 32): the task in a form no corpus sentence has, the issue's held-out mix B
+ * TASKFORM=f: the task in a form no corpus sentence has, a held-out mix's failure
  * kind (a task-vs-corpus regression near random, DSIR far above it): prefix ("Claim: " before
  * every task sentence), suffix (" [SEP]" after it), id ("1234\t" before it, the row's number),
  * upper (upper-cased), quoted (in double quotes), label ("positive\t" or "negative\t" before

@@ -1,4 +1,4 @@
-// Suite research (issue 10): every spec of corpora/suite, every METHOD, in one process, with
+// Suite research: every spec of corpora/suite, every METHOD, in one process, with
 // the mix, its sentences and segments cached in $TMPDIR/tadpole-research/suite (so trying a
 // method costs its fit + scoring only). Measured as `tadpole eval` does: 15-sentence segments
 // within documents, the lowest-scoring 20% of sentences kept, the share of kept CHARACTERS
@@ -17,21 +17,21 @@
 // The last lines give leave-one-domain-out over the methods listed (as `tadpole eval` does).
 // env ALSO=MIX:LABEL[,...] counts LABEL as in-domain too on MIX (see below); OUT=file.json writes the table as JSON; FITSEED=k adds k to every fit's seed (SGD
 // order, held-out splits, calibration sample), to see how much of a difference is noise.
-// env COVER=1 prints how task-like the kept text is against the task itself (AUROC; session
-// 20); MARKUP=skip blanks tags and placeholders in every sentence a method sees (session 20).
-// env: TASKFORM=prefix|suffix|id|upper|quoted|label (session 32: the task in a form the corpus lacks); MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
+// env COVER=1 prints how task-like the kept text is against the task itself (AUROC);
+// MARKUP=skip blanks tags and placeholders in every sentence a method sees.
+// env: TASKFORM=prefix|suffix|id|upper|quoted|label (the task in a form the corpus lacks); MIXBYTES=n (the mix's size); MIXSEED=k (another draw of every mix); TASK=n (a task of n sentences); RAW=task|corpus (see below); SPECS=bio-chemprot,cs-aclarc (default: all of SUITE_DIR, default corpora/suite); GENERAL=20000 (general
 // sample size, default the spec's; the cache holds 20,000, drawn like the eval's but not the same 5,000)
-// env (session 23): CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
+// env: CAPS=mask writes capitalised words as "Xx"; AVOID=MIX:LABEL:N gives the fit
 // N sentences of LABEL from outside the mix as text not to keep (fit --avoid); gst: takes
-// "moveTo":"none" (moved segments only leave the general side); (session 26)
+// "moveTo":"none" (moved segments only leave the general side);
 // "consensus":[[methodA,optsA],[methodB,optsB]] moves segments by the worse of their ranks
 // under views fitted apart (the product's form: tadpole:{"moveBy":"consensus"}).
-// env (session 24): KEPT_GROUPS=K groups each method's kept text as `tadpole inspect` does
+// env: KEPT_GROUPS=K groups each method's kept text as `tadpole inspect` does
 // (src/inspect/groups.ts) and prints each group's sources; KEPT_GROUPS_AVOID=N refits with N
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
-// largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit (session 25). A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
+// largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit. A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
-// env (session 29): KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
+// env: KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,7 +81,7 @@ async function load(spec) {
 }
 
 /**
- * QUOTA=K:CAP[:UNIT] (session 24): the kept text spread over the task's topics. The task's
+ * QUOTA=K:CAP[:UNIT]: the kept text spread over the task's topics. The task's
  * sentences are clustered (spherical k-means, K clusters, on LSA of task + sample); every
  * segment (UNIT seg) or document (UNIT doc) of the mix goes to its nearest centroid; the
  * segments are then taken best first, but no cluster takes more than CAP x its share of the
@@ -193,12 +193,12 @@ const results = methods.map(() => []);
 for (const name of names) {
   const spec = await loadSpec(join(SUITE_DIR, `${name}.json`));
   // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
-  // in-domain sources left raw, the task normalised (session 19, the format trap); RAW=others:
+  // in-domain sources left raw, the task normalised (the format trap); RAW=others:
   // the task and every other source raw; RAW=label:L: the sources labelled L raw.
-  // MIXBYTES=n (session 21): a mix of n bytes instead of the spec's 1.5 MB, so that the
+  // MIXBYTES=n: a mix of n bytes instead of the spec's 1.5 MB, so that the
   // general sample (20,000 sentences, about 2.2 MB) is a part of the corpus, not all of it.
   if (process.env.MIXBYTES) spec.mixBytes = Number(process.env.MIXBYTES);
-  // MIXSEED=k (session 21): another draw of the whole suite: the spec's seed + k picks the
+  // MIXSEED=k: another draw of the whole suite: the spec's seed + k picks the
   // mix's documents, the task's sentences, the general sample and the fits' seeds.
   if (process.env.MIXSEED) spec.seed += Number(process.env.MIXSEED);
   if (process.env.RAW === 'task') delete spec.task.normalize;
@@ -242,10 +242,10 @@ for (const name of names) {
   }
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
   if (process.env.TASK) c.task = new Rng(spec.seed + 9).sample(c.task.length, Math.min(c.task.length, Number(process.env.TASK))).sort((a, b) => a - b).map((i) => c.task[i]);
-  // TASKFORM=f (session 32): the task in a form the corpus lacks (suite-cache.js, TASK_FORMS).
+  // TASKFORM=f: the task in a form the corpus lacks (suite-cache.js, TASK_FORMS).
   c.task = taskInForm(c.task);
   c.lens = Float64Array.from(c.sentences, (s) => s.length);
-  // MARKUP=skip (session 20): what features that skip markup tags and placeholders (<unk>,
+  // MARKUP=skip: what features that skip markup tags and placeholders (<unk>,
   // <p>, </b>, [UNK]) would do, simulated by blanking them in every sentence a method sees
   // (the segment weights keep the original lengths).
   if (process.env.MARKUP === 'skip') {
@@ -254,12 +254,12 @@ for (const name of names) {
     c.general = c.general.map(strip);
     c.sentences = c.sentences.map(strip);
   }
-  // STOP=drop (session 22): what features that skip English function words would do,
+  // STOP=drop: what features that skip English function words would do,
   // simulated by blanking them in every sentence a method sees (segment weights keep the
   // original lengths): a headline task lacks them, and a style of text is not its domain.
   const stopRe = new RegExp(`\\b(?:${FUNCTION_WORDS.join('|')})\\b`, 'gi');
   const stripStop = (t) => t.replace(stopRe, ' ');
-  // FWRATE=1 (session 22): the share of word tokens that are function words, task and sample.
+  // FWRATE=1: the share of word tokens that are function words, task and sample.
   if (process.env.FWRATE) {
     const [t, g] = [functionWordShare(c.task), functionWordShare(c.general)];
     console.log(`fwrate ${name}: task ${t.toFixed(3)} sample ${g.toFixed(3)} ratio ${(t / g).toFixed(2)}`);
@@ -269,7 +269,7 @@ for (const name of names) {
     c.general = c.general.map(stripStop);
     c.sentences = c.sentences.map(stripStop);
   }
-  // CAPS=mask (session 23): what features blind to proper names would do, simulated by
+  // CAPS=mask: what features blind to proper names would do, simulated by
   // writing every capitalised word that does not open its sentence as "Xx" (the pronoun I
   // kept): names carry the era, country and league of a text, which a transfer task lacks.
   if (process.env.CAPS === 'mask') {
@@ -288,7 +288,7 @@ for (const name of names) {
     c.general = c.general.slice(0, nGeneral);
     c.generalGroups = c.generalGroups.slice(0, nGeneral);
   }
-  // AVOID=MIX:LABEL:N[,...] (session 23): a user's examples of text not to keep (fit --avoid):
+  // AVOID=MIX:LABEL:N[,...]: a user's examples of text not to keep (fit --avoid):
   // N seeded sentences of LABEL's source documents that are not in the mix, passed to every
   // fit as `avoid` (methods other than the default refuse them; give avoidShare to weigh them).
   const avoid = (process.env.AVOID ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
@@ -308,7 +308,7 @@ for (const name of names) {
   const cache = new Map();
   async function scored(m) {
     if (cache.has(m)) return cache.get(m);
-    // stop~METHOD (session 22): METHOD fitted and scored with English function words blanked
+    // stop~METHOD: METHOD fitted and scored with English function words blanked
     // (as STOP=drop, for this method only), so z:A|stop~A fuses the two views late.
     if (m.startsWith('stop~')) {
       const inner = m.slice(5);
@@ -337,8 +337,8 @@ for (const name of names) {
       cache.set(m, r);
       return r;
     }
-    // gst:{...} the research form of self-training by segments (session 18; the product's
-    // default since: src/select/self-training.ts): the general sample is drawn as whole
+    // gst:{...} the research form of self-training by segments (the product's
+    // form: src/select/self-training.ts): the general sample is drawn as whole
     // segments of the mix; after each fit of BASE the sample's segments are ranked by their
     // length-weighted mean score and the top ones join the task side (expand*(round+1) of the
     // sample's sentences), the rest stay general; BASE is refitted on that. The product's
@@ -390,7 +390,7 @@ for (const name of names) {
         gs.forEach((t, i) => { const w = Math.max(1, Math.min(400, t.length)); const e = sum.get(gg[i]) ?? [0, 0]; e[0] += w * s[i]; e[1] += w; sum.set(gg[i], e); });
         if (process.env.DUMP) writeFileSync(`${process.env.DUMP}-${name}-r${r}.json`, JSON.stringify({ means: [...sum].map(([g, e]) => [c.segs[g][0] === c.inIdx ? 1 : 0, e[0] / e[1], c.labels[c.segs[g][0]]]), task: th ? [...th] : [] }));
         let groups = [...sum.keys()].sort((a, b) => sum.get(a)[0] / sum.get(a)[1] - sum.get(b)[0] / sum.get(b)[1] || a - b);
-        // consensus (session 26): [[methodA, optionsA], [methodB, optionsB]] fitted apart on the
+        // consensus: [[methodA, optionsA], [methodB, optionsB]] fitted apart on the
         // round's task and general sides; a segment moves by the worse of its two ranks (both
         // views must rank it high: co-training's guard against one view's drift).
         if (o.consensus) {
@@ -422,11 +422,11 @@ for (const name of names) {
         if (process.env.VERBOSE) console.error(`${name} ${m} round ${r}: ${n} of ${gs.length} sample sentences to the task side`);
         pos = gs.filter((_, i) => top.has(gg[i]));
         general = gs.filter((_, i) => !top.has(gg[i]));
-        // taskRepeat (session 22): the task's sentences k times ("auto": as many times as it takes
+        // taskRepeat: the task's sentences k times ("auto": as many times as it takes
         // for them to outnumber the moved ones), so that what the corpus lends never outweighs it.
         const anchorTask = (th && r + 1 < o.rounds) || o.trace ? taskTrain : c.task;
         const reps = o.taskRepeat === 'auto' ? Math.max(1, Math.ceil(pos.length / anchorTask.length)) : (o.taskRepeat ?? 1);
-        // moveTo "none" (session 23): the top segments only leave the general side (PU
+        // moveTo "none": the top segments only leave the general side (PU
         // cleaning), so the corpus's wording never becomes evidence for the task.
         if (o.moveTo === 'none') pos = [];
         task = o.keepTask ? [...Array.from({ length: reps }, () => anchorTask).flat(), ...pos] : pos;
@@ -443,7 +443,7 @@ for (const name of names) {
     const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, ...(embedder ? { embedder } : {}), ...(c.avoid ? { avoid: c.avoid } : {}), log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     return scoreWith(m, model);
   }
-  // COVER=1 (session 20): does the kept text look as task-like as the task itself? AUROC of
+  // COVER=1: does the kept text look as task-like as the task itself? AUROC of
   // task sentences against the kept mix sentences (0.5: kept text as task-like as the task;
   // 1: every task sentence more task-like than any kept one): held out (20% of the task, a
   // refit on the rest) and in-sample (the method's own fit, the whole task).
@@ -481,7 +481,7 @@ for (const name of names) {
     return r;
   }
   /**
-   * sep:A|B|... (session 32): fit every part, take the share kept of the general sample's
+   * sep:A|B|...: fit every part, take the share kept of the general sample's
    * segments under each (its most task-like segments, as the filter would keep them), and
    * measure how well a fresh classifier (SEP_JUDGE, a component spec, default
    * classifier:rounds=0) tells held-out task sentences from held-out sentences of that kept
@@ -561,7 +561,7 @@ for (const name of names) {
     for (const p of pieces) s += place[p];
     return s / pieces.size;
   }
-  // AGREE=1 (session 22): do the classifier and DSIR, fitted apart, agree on the mix's top 5% of
+  // AGREE=1: do the classifier and DSIR, fitted apart, agree on the mix's top 5% of
   // segments, and how pure (in-domain) is each top set: does agreement foretell a pure first move?
   if (process.env.AGREE) {
     const top = async (m) => {
@@ -590,7 +590,7 @@ for (const name of names) {
       c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); all += bytes; } });
       console.log(`  ${name} ${m} kept: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / all).toFixed(1)}`).join(', ')}`);
     }
-    // KEPT_GROUPS=K (session 24): the kept text grouped as `tadpole inspect` groups it, each group's
+    // KEPT_GROUPS=K: the kept text grouped as `tadpole inspect` groups it, each group's
     // sources by characters; KEPT_GROUPS_AVOID=N then plays a user who avoids the largest group
     // that is mostly not in-domain: N seeded sentences of it passed to a refit as `avoid`.
     if (process.env.KEPT_GROUPS) {
@@ -602,7 +602,7 @@ for (const name of names) {
       c.segs.forEach(([l, n], i) => { if (kept[i]) for (let j = 0; j < n; j++) { sents.push(c.sentences[at + j]); unit.push(i); lab.push(c.labels[l] === spec.inDomain || l === c.alsoIdx ? 'IN' : c.labels[l]); } at += n; });
       const idxOf = new Map(sents.map((t, i) => [t, i]));
       const groups = groupText(sents, unit, { groups: Number(process.env.KEPT_GROUPS), seed: spec.seed, reference: c.task });
-      // KEPT_GROUPS_STYLE=1 (session 29): each group's style rank, the mean over its pieces of
+      // KEPT_GROUPS_STYLE=1: each group's style rank, the mean over its pieces of
       // the piece's place (0 = most task-like) among all the mix's segments under a style
       // classifier fitted on the task against the sample.
       const styleRank = process.env.KEPT_GROUPS_STYLE ? await segmentPlaces('classifier:{"rounds":0,"features":"style"}') : undefined;

@@ -1,4 +1,4 @@
-// Task tokens where artefacts sit (session 32, src/select/artefacts.ts): per suite task, the
+// Task tokens where artefacts sit (src/select/artefacts.ts): per suite task, the
 // tokens at least RATIO (default 30) times more frequent at a place (anywhere, first, last) in
 // the task's sentences than in the corpus sample's, in at least 5% of the task, most frequent
 // first, as "token task%/corpus%". The default strips those at 100 times and 50% (anywhere) or

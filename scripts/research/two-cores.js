@@ -1,5 +1,5 @@
 // What two cores of this machine give the default's scoring loop, with no I/O, no pool and
-// nothing shared (issue 12): the splitter and the model's scorer run over the same in-memory
+// nothing shared: the splitter and the model's scorer run over the same in-memory
 // documents, ROUNDS times, alone, then as two processes side by side, then as two worker
 // threads of one process side by side. If two streams together get well under 2x of one
 // alone, the ceiling of `filter --workers 2` on this machine is the machine's, not the pool's.

@@ -1,4 +1,5 @@
 import { usageError } from '../core/errors.js';
+import { closest } from './suggest.js';
 
 export type FlagType = 'string' | 'number' | 'int' | 'boolean' | 'list';
 
@@ -11,6 +12,13 @@ export interface FlagSpec {
   /** Placeholder shown in help, e.g. FILE. */
   arg?: string;
   help: string;
+  /** Numbers: the smallest and largest value accepted (inclusive), checked as the flag is read. */
+  min?: number;
+  max?: number;
+  /** Help heading the flag is listed under (flags without one go under "Options"). */
+  group?: string;
+  /** What the value names, checked before the command reads anything (preflight.ts). */
+  role?: 'input' | 'output-file' | 'output-dir';
 }
 
 export interface CommandSpec {
@@ -20,6 +28,8 @@ export interface CommandSpec {
   flags: FlagSpec[];
   /** Extra help text after the flag table (examples, notes). */
   notes?: string;
+  /** The positional words are input files, folders or globs (preflight.ts). */
+  positionalInputs?: boolean;
 }
 
 export interface ParsedArgs {
@@ -74,8 +84,8 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       }
     }
     if (!f) {
-      const known = spec.flags.map((s) => `--${s.name}`).join(', ');
-      throw usageError(`unknown option ${name} for 'tadpole ${spec.name}' (known: ${known}); see 'tadpole ${spec.name} --help'`);
+      const guess = closest(name, [...byName.keys()].filter((k) => k.startsWith('--')));
+      throw usageError(`unknown option ${name} for 'tadpole ${spec.name}'${guess ? `; did you mean ${guess}?` : ''} (see 'tadpole ${spec.name} --help')`);
     }
     const key = camel(f.name);
     if (f.type === 'boolean') {
@@ -102,26 +112,78 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       if (!Number.isFinite(n) || (f.type === 'int' && !Number.isInteger(n))) {
         throw usageError(`option --${f.name} needs ${f.type === 'int' ? 'an integer' : 'a number'}, got "${value}"`);
       }
+      checkRange(f, n);
       flags[key] = n;
     } else flags[key] = value;
   }
   return { flags, positionals };
 }
 
-export function helpText(spec: CommandSpec): string {
-  const lines = [`tadpole ${spec.name}: ${spec.summary}`, '', `Usage: ${spec.usage}`, '', 'Options:'];
+function checkRange(f: FlagSpec, n: number): void {
+  const low = f.min !== undefined && n < f.min;
+  const high = f.max !== undefined && n > f.max;
+  if (!low && !high) return;
+  const want = f.min !== undefined && f.max !== undefined ? `between ${f.min} and ${f.max}` : f.min !== undefined ? `at least ${f.min}` : `at most ${f.max}`;
+  throw usageError(`--${f.name} must be ${want}, got ${n}`);
+}
+
+/** Help for non-terminals (files, pipes, docs) is wrapped at this many columns. */
+export const HELP_WIDTH = 100;
+
+/** Words of `text` in lines of at most `width` columns (a longer word stands alone). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
+/** A command's help: flags grouped under their headings, text wrapped to `width` columns. */
+export function helpText(spec: CommandSpec, width = HELP_WIDTH): string {
+  width = Math.max(60, width);
+  const lines = [...wrap(`tadpole ${spec.name}: ${spec.summary}`, width), '', ...wrap(`Usage: ${spec.usage}`, width), ''];
   const rows = spec.flags.map((f) => {
     const head = `${f.alias ? `-${f.alias}, ` : '    '}--${f.name}${f.type === 'boolean' ? '' : ` ${f.arg ?? (f.type === 'list' ? 'VALUE...' : 'VALUE')}`}`;
     let text = f.help;
     if (f.choices) text += ` (${f.choices.join('|')})`;
     if (f.default !== undefined && f.type !== 'boolean') text += ` [default: ${Array.isArray(f.default) ? f.default.join(',') : f.default}]`;
-    return [head, text] as const;
+    return { group: f.group ?? 'Options', head, text };
   });
-  rows.push(['-h, --help', 'Show this help']);
-  const width = Math.min(34, Math.max(...rows.map(([h]) => h.length)) + 2);
-  for (const [h, t] of rows) lines.push(`  ${h.padEnd(width)}${t}`);
-  if (spec.notes) lines.push('', spec.notes.trimEnd());
+  rows.push({ group: spec.flags.some((f) => f.group === undefined) ? 'Options' : 'Other', head: '-h, --help', text: 'Show this help' });
+  const column = Math.min(30, Math.max(...rows.map((r) => r.head.length)) + 2);
+  const groups = [...new Set(rows.map((r) => r.group))];
+  for (const group of groups) {
+    lines.push(`${group}:`);
+    for (const r of rows.filter((x) => x.group === group)) {
+      const textLines = wrap(r.text, width - 2 - column);
+      if (r.head.length + 2 > column) {
+        lines.push(`  ${r.head}`);
+        for (const t of textLines) lines.push(`  ${' '.repeat(column)}${t}`);
+      } else {
+        lines.push(`  ${r.head.padEnd(column)}${textLines[0]}`);
+        for (const t of textLines.slice(1)) lines.push(`  ${' '.repeat(column)}${t}`);
+      }
+    }
+    lines.push('');
+  }
+  lines.pop();
+  if (spec.notes) lines.push('', ...wrapNotes(spec.notes.trimEnd(), width));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Notes keep their own line breaks (examples are commands, one a line); a prose line longer
+ * than the width is wrapped, an example line (two leading spaces) is left as it is so it can
+ * be copied.
+ */
+function wrapNotes(notes: string, width: number): string[] {
+  return notes.split('\n').flatMap((line) => (line.length <= width || line.startsWith('  ') ? [line] : wrap(line, width)));
 }
 
 /** Typed getters for parsed flags. */

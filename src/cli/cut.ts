@@ -11,9 +11,9 @@ const spec: CommandSpec = {
   usage: 'tadpole cut --run-dir DIR [--keep 0.2] [--keep-by sentences]',
   flags: [
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory the shards were scored into (required)' },
-    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
+    { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
     { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
-    { name: 'stats', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
+    { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No summary on stderr' },
   ],
   notes: `Refuses while a shard has no completion marker. Writes DIR/cut.json; then run tadpole emit for each shard.`,

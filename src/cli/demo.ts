@@ -1,5 +1,6 @@
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createWriteStream, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
@@ -19,9 +20,9 @@ const spec: CommandSpec = {
   summary: 'fit on a real task (ChemProt, biomedical) and filter a real mixed corpus; print where the kept text came from',
   usage: 'tadpole demo [--dir tadpole-demo] [--docs 400] [--keep 0.2]',
   flags: [
-    { name: 'dir', type: 'string', arg: 'DIR', default: 'tadpole-demo', help: 'Where the corpus, model, kept text and stats are written' },
-    { name: 'docs', type: 'int', arg: 'N', default: 400, help: 'Documents per source in the mixed corpus' },
-    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share of sentences to keep' },
+    { name: 'dir', role: 'output-dir', type: 'string', arg: 'DIR', default: 'tadpole-demo', help: 'Where the corpus, model, kept text and stats are written' },
+    { name: 'docs', min: 1, type: 'int', arg: 'N', default: 400, help: 'Documents per source in the mixed corpus' },
+    { name: 'keep', min: 0.01, max: 1, type: 'number', arg: 'SHARE', default: 0.2, help: 'Share of sentences to keep' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed' },
   ],
   notes: 'Needs the shared corpora folder: ../shared beside the checkout, or $TADPOLE_SHARED.',
@@ -117,7 +118,34 @@ export const command: Command = {
       io.stdout.write(`${label.padEnd(10)}${pct(t / allAll).padStart(12)}${pct(k / Math.max(1, keptAll)).padStart(12)}${pct(k / Math.max(1, t)).padStart(17)}\n`);
     }
     io.stdout.write(`\n(The task is biomedical: with ${(100 * keep).toFixed(0)}% kept and bio ${(100 * (total.bio ?? 0) / allAll).toFixed(1)}% of the corpus, a perfect filter keeps all of bio and fills the rest with the next most similar text.)\n`);
-    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of: tadpole inspect ${keptPath}\n`);
+    const tadpole = invocation(io.env);
+    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of:\n  ${tadpole} inspect ${quoted(keptPath)}\n`);
+    if (tadpole !== 'tadpole') io.stdout.write(`(To type just \`tadpole\`, put it on your PATH: \`npm link\` in ${quoted(packageRoot())}.)\n`);
     return 0;
   },
 };
+
+function packageRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+/**
+ * How to run tadpole so that a printed command works as printed, from any folder: plain
+ * `tadpole` when that name on the PATH is this package, else node and this package's bin.
+ */
+function invocation(env: NodeJS.ProcessEnv): string {
+  const bin = join(packageRoot(), 'bin', 'tadpole.js');
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      if (realpathSync(join(dir, 'tadpole')) === realpathSync(bin)) return 'tadpole';
+    } catch {
+      // not in this folder
+    }
+  }
+  return `node ${quoted(bin)}`;
+}
+
+function quoted(path: string): string {
+  return /^[\w./@+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}

@@ -15,9 +15,9 @@ const spec: CommandSpec = {
   flags: [
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory (required)' },
     { name: 'shard', type: 'string', arg: 'I/N', help: 'Which shard, 0-based, as scored (required)' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or - for stdout [default: DIR/parts/part-IIIII-of-NNNNN]' },
+    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or - for stdout [default: DIR/parts/part-IIIII-of-NNNNN]' },
     { name: 'resume', type: 'boolean', help: 'Continue a partial emit from its checkpoint' },
-    { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
+    { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
   ],
   notes: `Inputs, format and segment size come from the run's ledger; inputs that changed since scoring are refused.
@@ -36,7 +36,7 @@ export const command: Command = {
     if (output !== '-') checkOutputCompression(output);
     const quiet = bool(args, 'quiet');
     const progress = progressFor(io, quiet);
-    const trap = trapSignals();
+    const trap = trapSignals('emit', 'the partial output is kept: rerun with --resume');
     try {
       const s = await emitStage({
         runDir,

@@ -1,10 +1,14 @@
-import { writeFileSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
 import { Sink } from '../io/sink.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { resolveInputs, type InputKind } from '../io/input-kind.js';
+import { STDIN } from '../io/input.js';
+import { checkFilterOptions } from '../pipeline/checks.js';
+import type { OutFormat } from '../pipeline/runs.js';
 import { readModel } from '../model/file.js';
-import { warnNearRandom } from './model-warnings.js';
+import { warnKeep, warnNearRandom } from './model-warnings.js';
 import { runFilter } from '../pipeline/filter.js';
 import { runFilterInDir } from '../pipeline/filter-dir.js';
 import { fileSha256 } from '../shard/fingerprint.js';
@@ -20,32 +24,35 @@ const spec: CommandSpec = {
   name: 'filter',
   summary: 'keep the share of a corpus that looks most like the task (two passes, exact share)',
   usage: 'tadpole filter --model model.json [--keep 0.2] [options] [FILE... | -] [-o OUT]',
+  positionalInputs: true,
   flags: [
-    { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
-    { name: 'keep', type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
-    { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment (segments never cross documents)' },
-    docContextFlag,
-    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
-    { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', help: 'With --workers > 1, cut the input into ranges that the threads read and filter apart, at document boundaries (a compressed file is one range); auto: for 64 MB or more that gives every thread two ranges or more; off: one reader hands batches to the threads (always so for stdin)' },
-    { name: 'threshold', type: 'number', arg: 'T', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
-    { name: 'weights', type: 'boolean', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
-    { name: 'C', type: 'number', arg: 'C', default: 1, help: '--weights: sensitivity C' },
-    { name: 'alpha', type: 'number', arg: 'A', default: 0, help: '--weights: offset alpha (in standard deviations)' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file (written to a temp file, renamed on success; *.gz / *.zst compressed) [default: stdout]' },
-    { name: 'stats', type: 'string', arg: 'FILE', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
-    { name: 'work-dir', type: 'string', arg: 'DIR', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
-    { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
-    { name: 'run-dir', type: 'string', arg: 'DIR', help: 'Keep the run in DIR (spill, sketch, stdin spool, checkpoints, SQLite ledger) so --resume can continue it after a crash' },
-    { name: 'resume', type: 'boolean', help: 'With --run-dir: continue the run from its last checkpoint (same command and inputs)' },
-    { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
-    { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress on stderr' },
-    workersFlag,
-    ...readerFlags,
-    ...embedderFlags,
+    { name: 'model', alias: 'm', role: 'input', type: 'string', arg: 'FILE', group: 'Selection', help: 'Model file from tadpole fit (required)' },
+    { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, group: 'Selection', help: 'Share to keep, 0..1 (exact to within one segment)' },
+    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', group: 'Selection', help: 'What --keep counts' },
+    { name: 'threshold', type: 'number', arg: 'T', group: 'Selection', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
+    { name: 'segment', min: 1, type: 'int', arg: 'N', default: 15, group: 'Selection', help: 'Sentences per segment (segments never cross documents)' },
+    { ...docContextFlag, group: 'Selection' },
+    { name: 'weights', type: 'boolean', group: 'Selection', help: 'Write every segment as JSONL with its weight 1/(1+e^(-C(alpha - z))) instead of cutting' },
+    { name: 'C', min: 0, type: 'number', arg: 'C', default: 1, group: 'Selection', help: '--weights: sensitivity C' },
+    { name: 'alpha', type: 'number', arg: 'A', default: 0, group: 'Selection', help: '--weights: offset alpha (in standard deviations)' },
+    ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
+    { name: 'output', alias: 'o', role: 'output-file', type: 'string', arg: 'FILE', group: 'Output', help: 'Output file, written to a temp file and renamed on success; *.gz / *.zst compressed [default: stdout]' },
+    { name: 'out-format', type: 'string', choices: ['text', 'jsonl'], arg: 'FMT', group: 'Output', help: 'text: kept runs separated by blank lines; jsonl: a record per kept run (a plain-text run names its file and line) [default: what the -o name says (.jsonl, .txt), else as the input; JSONL when the inputs mix text and records]' },
+    { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', group: 'Output', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
+    { name: 'quiet', alias: 'q', type: 'boolean', group: 'Output', help: 'No progress or summary on stderr (warnings still)' },
+    { name: 'verbose', alias: 'v', type: 'boolean', group: 'Output', help: 'Also every step of a model completed from the corpus (sample, choice, self-training rounds)' },
+    { ...workersFlag, group: 'Speed' },
+    { name: 'input-ranges', type: 'string', choices: ['auto', 'on', 'off'], default: 'auto', arg: 'WHEN', group: 'Speed', help: 'With --workers > 1, cut the input into ranges that the threads read and filter apart, at document boundaries (a compressed file is one range); auto: for 64 MB or more that gives every thread two ranges or more; off: one reader hands batches to the threads (always so for stdin)' },
+    { name: 'batch-sentences', min: 1, type: 'int', arg: 'N', group: 'Speed', help: 'Sentences per scoring batch [default: 4096]' },
+    { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', group: 'Speed', help: 'Folder for the spill file and stdin spool [default: a temp folder]' },
+    { name: 'run-dir', role: 'output-dir', type: 'string', arg: 'DIR', group: 'Runs', help: 'Keep the run in DIR (spill, sketch, stdin spool, checkpoints, SQLite ledger) so --resume can continue it after a crash' },
+    { name: 'resume', type: 'boolean', group: 'Runs', help: 'With --run-dir: continue the run from its last checkpoint (same command and inputs)' },
+    { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, group: 'Runs', help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
+    ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
   notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - / nothing for stdin
 (spooled to disk for pass 2). Text, JSONL and Parquet; gzip, zstd, xz and UTF-16 decoded, found by magic bytes.
-Output is verbatim input text: kept runs of segments, separated as documents are in the input format.
+Output is verbatim input text: kept runs of segments, as text or JSONL (--out-format).
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
   zcat corpus.jsonl.gz | tadpole filter -m model.json --format jsonl > kept.jsonl
@@ -61,13 +68,13 @@ export const command: Command = {
     const modelPath = str(args, 'model');
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
     const model = readModel(modelPath);
-    warnNearRandom(model, io);
     const reader = readerOptionsFrom(args);
     // Before any sink exists: a folder or glob with nothing in it leaves no output file.
     const inputs = inputsFrom(args);
     const output = str(args, 'output');
     checkOutputCompression(output);
     const quiet = bool(args, 'quiet');
+    const verbose = bool(args, 'verbose');
     const progress = progressFor(io, quiet);
     const threshold = num(args, 'threshold');
     const statsPath = str(args, 'stats');
@@ -80,12 +87,27 @@ export const command: Command = {
     const segment = num(args, 'segment') ?? 15;
     const docContext = docContextFrom(args);
     const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
+    const weights = bool(args, 'weights');
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
-    if (runDir && (threshold !== undefined || bool(args, 'weights') || workDir)) {
+    if (runDir && (threshold !== undefined || weights || workDir)) {
       throw new TadpoleError('TADPOLE_USAGE', '--run-dir works with the exact cut only: drop --threshold/--weights/--work-dir (the threshold mode is one streaming pass with nothing to resume)');
     }
+    if (weights && str(args, 'outFormat') === 'text') throw new TadpoleError('TADPOLE_USAGE', '--weights writes every segment with its weight, as JSONL: drop --out-format text');
+    checkFilterOptions({ keep, segment, ...(docContext !== undefined ? { docContext } : {}), inputs });
+    // Each input's kind is decided here, once, and carried into the run (io/input-kind.ts).
+    const kinds = resolveInputs(inputs, reader.format);
+    const outFormat = outFormatFor(str(args, 'outFormat') as 'text' | 'jsonl' | undefined, output, kinds);
+    // Warnings go to stderr under -q too: they are about the model and the data, not progress.
+    const warn = (line: string) => io.stderr.write(`tadpole: warning: ${line}\n`);
+    warnNearRandom(model, io);
+    warnKeep(model, keep, threshold === undefined && !weights, warn);
     const log = quiet ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
-    const trap = trapSignals();
+    // The fit's own steps (every self-training round) only with -v; its warnings always.
+    const detail = (line: string) => {
+      if (line.startsWith('warning:')) io.stderr.write(`tadpole: ${line}\n`);
+      else if (verbose && log) log(line);
+    };
+    const trap = trapSignals('filter', runDir ? `checkpoint kept: rerun with --resume --run-dir ${runDir}` : 'no output written');
     let stats;
     try {
       if (runDir) {
@@ -102,6 +124,7 @@ export const command: Command = {
           docContext,
           keepBy,
           ...(output ? { output } : {}),
+          outFormat,
           stdout: io.stdout,
           stdin: io.stdin,
           ...(batch ? { batchSentences: batch } : {}),
@@ -110,13 +133,16 @@ export const command: Command = {
           signal: trap.signal,
           ...(progress ? { progress } : {}),
           ...(log ? { log } : {}),
+          detail,
           args: ['filter', JSON.stringify(args.flags), ...args.positionals],
           ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
         });
       } else {
+        // The sink (and its temp file) exists only once every check above has passed; any
+        // failure or interruption from here on removes it (runFilter aborts it).
         const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
         stats = await runFilter({
-          inputs,
+          inputs: kinds,
           reader,
           model,
           embedder: overrides,
@@ -125,8 +151,9 @@ export const command: Command = {
           docContext,
           keepBy,
           ...(threshold !== undefined ? { threshold } : {}),
-          ...(bool(args, 'weights') ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
+          ...(weights ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
           sink,
+          outFormat,
           stdin: io.stdin,
           ...(workDir ? { workDir } : {}),
           ...(batch ? { batchSentences: batch } : {}),
@@ -134,6 +161,7 @@ export const command: Command = {
           ...rangeMinBytesFrom(str(args, 'inputRanges')),
           ...(progress ? { progress } : {}),
           ...(log ? { log } : {}),
+          detail,
           signal: trap.signal,
         });
       }
@@ -147,8 +175,8 @@ export const command: Command = {
       trap.dispose();
     }
     if (progress) endProgress(io, quiet);
-    if (statsPath) writeFileSync(statsPath, JSON.stringify(stats, null, 2) + '\n');
-    const skipped = readerSummary(stats.reader, { textField: reader.textField, stats: true });
+    if (statsPath) writeFileAtomic(statsPath, JSON.stringify(stats, null, 2) + '\n');
+    const skipped = readerSummary(stats.reader, { textField: reader.textField, stats: !!statsPath });
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     if (!quiet && !stats.closedEarly) {
       const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
@@ -157,6 +185,21 @@ export const command: Command = {
     return 0;
   },
 };
+
+/**
+ * --out-format: given, or what the -o name says (.jsonl/.ndjson, .txt), or the input's own
+ * format; inputs that mix plain text with records (JSONL, CSV, Parquet) are written as JSONL,
+ * the one format that holds both.
+ */
+export function outFormatFor(given: 'text' | 'jsonl' | undefined, output: string | undefined, inputs: readonly InputKind[]): OutFormat {
+  if (given) return given;
+  const name = output?.replace(/\.(gz|zst|zstd)$/i, '') ?? '';
+  if (/\.(jsonl|ndjson)$/i.test(name)) return 'jsonl';
+  if (/\.(txt|text)$/i.test(name)) return 'text';
+  // A format judged only as the bytes stream (a compressed file under an unhelpful name) is not known yet.
+  const kinds = new Set(inputs.filter((k) => k.input !== STDIN && !k.formatFromStream).map((k) => (k.format === 'text' ? 'text' : 'record')));
+  return kinds.size > 1 ? 'jsonl' : 'input';
+}
 
 /** --input-ranges: auto keeps runFilter's default threshold. */
 function rangeMinBytesFrom(when: string | undefined): { rangeMinBytes?: number } {

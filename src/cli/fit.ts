@@ -23,9 +23,9 @@ const spec: CommandSpec = {
   summary: 'fit a filter on task text and write the model file',
   usage: 'tadpole fit --task FILE... [--general FILE...] [options] -o model.json',
   flags: [
-    { name: 'task', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
-    { name: 'general', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
-    { name: 'avoid', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S; more than that many are read as a seeded sample), never moved to the task side by self-training' },
+    { name: 'task', role: 'input', type: 'list', arg: 'FILE...', help: 'Task (in-domain) text: plain text or JSONL (see --format), gzip ok' },
+    { name: 'general', role: 'input', type: 'list', arg: 'FILE...', help: 'General-domain text to sample from (plain files by seeking, gzip/stdin in one pass). Without it, methods that need general text (and the default) are completed at filter time from a sample of the corpus being filtered' },
+    { name: 'avoid', role: 'input', type: 'list', arg: 'FILE...', help: 'The default: text NOT to keep, read like --task (e.g. forum posts on your topic when you want its news, or news when you want the forum): a few hundred sentences weigh as a fifth of the general sample in every fit (--option avoidShare=S; more than that many are read as a seeded sample), never moved to the task side by self-training' },
     { name: 'general-ratio', type: 'number', arg: 'R', help: 'tadpole + detector: general sample size as a share of the task sentences [default: 0.1 with --general]' },
     { name: 'general-sample', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded; from --general, or from the corpus at filter time)' },
     { name: 'method', type: 'string', arg: 'NAME', default: 'tadpole', choices: METHOD_NAMES, help: 'Selection method' },
@@ -37,8 +37,9 @@ const spec: CommandSpec = {
     { name: 'keep', type: 'number', arg: 'SHARE', help: 'The default: the share you will keep with filter, which sizes its self-training (a quarter of it per round) [default: 0.2 with --general; without it, the --keep filter is given]' },
     { name: 'option', type: 'list', arg: 'KEY=VALUE...', help: 'Any other method/detector option, e.g. --option order=4 components=20; a bad value is an error at fit time (exit 2), without --general too (the fit is tried on a slice of the task), and an option the fit never reads is a warning' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for every random choice' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
-    { name: 'quiet', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr (no sample, self-training or choice lines)' },
+    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
+    { name: 'quiet', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr' },
+    { name: 'verbose', alias: 'v', type: 'boolean', help: "Also every step of the fit (its choice, each self-training round)" },
     { ...workersFlag, help: 'Threads that split --general text when the sample reads it whole (gzip, xz, zstd, stdin, files under 64 MB); fitting itself runs in one thread [default: the cores available; 1 for input files under 4 MB]' },
     ...readerFlags,
     ...embedderFlags,
@@ -121,7 +122,13 @@ export const command: Command = {
     const say = (line: string): void => {
       if (!quiet || line.startsWith('warning:')) io.stderr.write(`tadpole: ${line}\n`);
     };
+    // The fit's own steps only with -v; its warnings always.
+    const detail = (line: string): void => {
+      if (line.startsWith('warning:') || bool(args, 'verbose')) say(line);
+    };
     const task = await readSentences(taskFiles, reader, { stdin: io.stdin });
+    const merged = mergedLinesHint(task, reader);
+    if (merged) say(`warning: ${merged}`);
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
       say(`warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it`);
     }
@@ -151,6 +158,7 @@ export const command: Command = {
       general = sample.sentences;
       generalGroups = sample.groups;
       say(`general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}`);
+      if (sample.differs) say(sample.differs);
     }
     const model = await fitModel({
       method,
@@ -163,10 +171,33 @@ export const command: Command = {
       taskFiles,
       generalFiles,
       ...withAvoid,
-      log: say,
+      log: detail,
     });
     writeModel(out, model);
     say(`fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}`);
     return 0;
   },
 };
+
+/**
+ * Plain text is read as documents of sentences: lines with no final stop run together into
+ * one sentence. Hard-wrapped prose does that too, but its sentences still end with a stop; a
+ * task of one item per line without stops (titles, snippets) gives merged "sentences" that
+ * do not. When most merged sentences are of that kind, say which flag reads the lines apart.
+ */
+export function mergedLinesHint(sentences: string[], reader: { format: string; docPerLine?: boolean }): string | undefined {
+  if (reader.docPerLine || (reader.format !== 'auto' && reader.format !== 'text')) return undefined;
+  let lines = 0;
+  let merged = 0;
+  let stopless = 0;
+  for (const s of sentences) {
+    const t = s.trim();
+    const breaks = t.match(/\n/g)?.length ?? 0;
+    lines += 1 + breaks;
+    if (breaks === 0) continue;
+    merged++;
+    if (!/[.!?…:;"'”’)\]]$/.test(t)) stopless++;
+  }
+  if (lines < 20 || lines - sentences.length < 0.2 * lines || stopless < 0.5 * merged) return undefined;
+  return `the task's ${lines} lines were read as ${sentences.length} sentence${sentences.length === 1 ? '' : 's'}: lines without a final stop run together; if each line is one sentence or item, add --doc-per-line`;
+}

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, TadpoleError } from '../core/errors.js';
-import { helpText, parseArgs } from './args.js';
+import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
+import { closest } from './suggest.js';
+import { preflight } from './preflight.js';
 import type { CliIO, Command } from './command.js';
 
 /** Commands load lazily: `tadpole split` never loads onnxruntime or SQLite. */
@@ -30,7 +32,7 @@ function version(): string {
   }
 }
 
-function topHelp(): string {
+function topHelp(columns: number): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
   const lines = [
     'tadpole: keep the slice of a huge general corpus that looks like your task data (TADPOLE).',
@@ -38,9 +40,9 @@ function topHelp(): string {
     'Usage: tadpole <command> [options]    (tadpole <command> --help for its options)',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
+    ...Object.entries(COMMANDS).flatMap(([name, c]) => wrap(c.summary, columns - 2 - width).map((line, i) => `  ${(i === 0 ? name : '').padEnd(width)}${line}`)),
     '',
-    'Exit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 model/embedder, 5 output (I/O), 130/143 interrupted.',
+    ...wrap('Exit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 model/embedder, 5 output (I/O), 130/143 interrupted.', columns),
   ];
   return lines.join('\n') + '\n';
 }
@@ -49,10 +51,16 @@ export function processIO(): CliIO {
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stderrIsTTY: !!process.stderr.isTTY, env: process.env, cwd: process.cwd() };
 }
 
+/** Help is wrapped to the terminal it is shown on, and to HELP_WIDTH columns anywhere else. */
+function helpColumns(io: CliIO): number {
+  const out = io.stdout as { isTTY?: boolean; columns?: number };
+  return out.isTTY && out.columns ? Math.min(out.columns, 160) : HELP_WIDTH;
+}
+
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
-    io.stdout.write(topHelp());
+    io.stdout.write(topHelp(helpColumns(io)));
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === '-V') {
@@ -61,16 +69,18 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    io.stderr.write(`tadpole: unknown command "${name}"; should be one of: ${Object.keys(COMMANDS).join(', ')}\n`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    io.stderr.write(`tadpole: unknown command "${name}"; ${guess ? `did you mean "${guess}"? ` : ''}commands: ${Object.keys(COMMANDS).join(', ')} (see tadpole --help)\n`);
     return EXIT.usage;
   }
   try {
     const { command } = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(helpText(command.spec));
+      io.stdout.write(helpText(command.spec, helpColumns(io)));
       return EXIT.ok;
     }
     const args = parseArgs(command.spec, rest);
+    preflight(command.spec, args, io.cwd);
     return await command.run(args, io);
   } catch (err) {
     if (err instanceof TadpoleError) {

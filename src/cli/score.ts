@@ -26,22 +26,23 @@ const spec: CommandSpec = {
   name: 'score',
   summary: 'print per-sentence (or per-segment) scores as JSONL; lower = more task-like',
   usage: 'tadpole score --model model.json [--segments] [FILE... | -] [-o OUT]',
+  positionalInputs: true,
   flags: [
-    { name: 'model', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
-    { name: 'segments', type: 'boolean', help: 'One record per segment instead of per sentence' },
-    { name: 'segment', type: 'int', arg: 'N', default: 15, help: 'Sentences per segment' },
-    docContextFlag,
-    { name: 'no-text', type: 'boolean', help: 'Leave the text out of the records' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
-    { name: 'run-dir', type: 'string', arg: 'DIR', help: 'Shard mode: score one shard into DIR (spill, sketch, stats, done marker) instead of printing scores' },
-    { name: 'shard', type: 'string', arg: 'I/N', default: '0/1', help: 'Shard mode: which shard, 0-based (byte ranges cut at document boundaries; gzip files go whole)' },
-    { name: 'resume', type: 'boolean', help: 'Shard mode: continue a partial attempt from its checkpoint (safe on a fresh shard too)' },
-    { name: 'checkpoint-seconds', type: 'number', arg: 'S', default: 2, help: 'Shard mode: seconds between checkpoints' },
-    { name: 'batch-sentences', type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
-    { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
-    workersFlag,
-    ...readerFlags,
-    ...embedderFlags,
+    { name: 'model', group: 'Scores', role: 'input', alias: 'm', type: 'string', arg: 'FILE', help: 'Model file from tadpole fit (required)' },
+    { name: 'segments', group: 'Scores', type: 'boolean', help: 'One record per segment instead of per sentence' },
+    { name: 'segment', group: 'Scores', min: 1, type: 'int', arg: 'N', default: 15, help: 'Sentences per segment' },
+    { ...docContextFlag, group: 'Scores' },
+    { name: 'no-text', group: 'Output', type: 'boolean', help: 'Leave the text out of the records' },
+    { name: 'output', group: 'Output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
+    { name: 'run-dir', group: 'Runs', role: 'output-dir', type: 'string', arg: 'DIR', help: 'Shard mode: score one shard into DIR (spill, sketch, stats, done marker) instead of printing scores' },
+    { name: 'shard', group: 'Runs', type: 'string', arg: 'I/N', default: '0/1', help: 'Shard mode: which shard, 0-based (byte ranges cut at document boundaries; gzip files go whole)' },
+    { name: 'resume', group: 'Runs', type: 'boolean', help: 'Shard mode: continue a partial attempt from its checkpoint (safe on a fresh shard too)' },
+    { name: 'checkpoint-seconds', group: 'Runs', min: 0.01, type: 'number', arg: 'S', default: 2, help: 'Shard mode: seconds between checkpoints' },
+    { name: 'batch-sentences', group: 'Speed', min: 1, type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
+    { name: 'quiet', group: 'Output', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
+    { ...workersFlag, group: 'Speed' },
+    ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
+    ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
   notes: `Records: {"doc","i","score","text"} per sentence; with --segments {"doc","segment","first","sentences","score","text"}.
 Shard mode (many machines): every shard with the same inputs and model, then one cut, then emit per shard:
@@ -125,7 +126,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
   const progress = progressFor(io, quiet);
   const batch = num(args, 'batchSentences');
   const inputs = inputsFrom(args);
-  const trap = trapSignals();
+  const trap = trapSignals('score', 'the shard is kept: rerun with --resume');
   try {
     const s = await scoreStage({
       runDir,

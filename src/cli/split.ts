@@ -10,9 +10,10 @@ const spec: CommandSpec = {
   name: 'split',
   summary: 'split documents into sentences (the splitter tadpole uses)',
   usage: 'tadpole split [--format FMT] [--out-format lines|jsonl] [FILE... | -] [-o OUT]',
+  positionalInputs: true,
   flags: [
     { name: 'out-format', type: 'string', choices: ['lines', 'jsonl'], arg: 'FMT', help: 'lines: one sentence per line (inner line breaks become spaces); jsonl: {"doc","i","text"} [default: jsonl for JSONL, CSV, TSV or Parquet input, else lines]' },
-    { name: 'output', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
+    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
     ...readerFlags,
   ],
 };

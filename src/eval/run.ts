@@ -22,7 +22,7 @@ export interface MethodResult {
   kept_share: Record<string, number>;
   /** Kept in-domain sentences / kept sentences. */
   precision: number;
-  /** Kept in-domain characters (UTF-8 bytes of the kept segments) / kept characters: the issue-10 measure. */
+  /** Kept in-domain characters (UTF-8 bytes of the kept segments) / kept characters: the selection suites' measure. */
   precisionChars: number;
   /** Kept in-domain sentences / all in-domain sentences of the mix. */
   recall: number;

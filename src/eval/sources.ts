@@ -1,6 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
-import { csvRecords } from './csv.js';
-import { readLines, readWhole } from './lines.js';
+import { csvRows, readLines, readWhole } from '../io/lines.js';
 import { normalizer } from './normalize.js';
 import type { FileSetSpec, RecordFilter } from './spec.js';
 
@@ -37,8 +36,8 @@ function passes(where: RecordFilter, v: string): boolean {
   return !((where.in && !where.in.includes(v)) || (where.notIn && where.notIn.includes(v)));
 }
 
-/** Raw documents of one file, before normalisation. */
-async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
+/** The documents of one file in its corpus shape, before normalisation (its bytes read by src/io/lines.ts). */
+async function* sourceDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
   const sep = fs.join === 'newline' ? '\n' : ' ';
   switch (fs.format) {
     case 'jsonl-text': {
@@ -113,7 +112,7 @@ async function* rawDocs(file: string, fs: FileSetSpec): AsyncIterable<string> {
         if (i < 0) throw new TadpoleError('TADPOLE_INPUT', `${file}: no column "${c}" (columns: ${header!.join(', ')})`, { file });
         return i;
       };
-      for await (const rec of csvRecords(readLines(file, fs.encoding))) {
+      for await (const rec of csvRows(file, fs.encoding)) {
         if (!header) {
           header = rec;
           idx = (fs.columns ?? ['text']).map(column);
@@ -184,7 +183,7 @@ export async function* readSourceDocs(fs: FileSetSpec): AsyncIterable<string> {
   const seen = fs.dedupe ? new Set<string>() : undefined;
   let index = 0;
   for (const file of fs.files) {
-    for await (const raw of rawDocs(file, fs)) {
+    for await (const raw of sourceDocs(file, fs)) {
       const whole = norm(raw).trim();
       if (whole.length < minChars) continue;
       if (fs.split) {

@@ -1,8 +1,8 @@
 /**
  * The selection suite: many task/mix specs (corpora/suite/*.json) run by one `tadpole eval`
  * call, summarised per method as the in-domain share of kept characters on every mix, the
- * mean and the MINIMUM: a default has to hold on every domain, so the minimum decides
- * (issue 10), and leave-one-domain-out tells whether a choice made on the others would
+ * mean and the MINIMUM: a default has to hold on every domain, so the minimum decides,
+ * and leave-one-domain-out tells whether a choice made on the others would
  * have held on the one left out.
  */
 import type { EvalResult } from './run.js';
@@ -135,7 +135,7 @@ export function formatSuite(summary: SuiteSummary, results: EvalResult[], headin
 /**
  * Several draws of the same suite (`tadpole eval --draws N`: seeds S, S+1, ...; each draws
  * every mix's documents, task sentences and general sample anew). One draw's minimum moved by
- * up to twelve points between draws on the transfer mixes (scripts/research/README.md,
+ * up to twelve points between draws on the transfer mixes (docs/research.md,
  * "Another draw of the suite"), so a choice by the minimum looks at every draw: per method and
  * mix, the WORST share over the draws; the mean over every draw and mix; the minimum over all.
  */

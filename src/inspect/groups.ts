@@ -2,7 +2,7 @@
  * What a kept (or any) text is made of: its pieces grouped by what they talk about, each
  * group with its share of the text, its most distinctive words and a few example sentences,
  * so that a user can see at a glance that, say, a third of what was kept is forum chatter
- * about the task's topic, and hand that group to `fit --avoid` (scripts/research/README.md,
+ * about the task's topic, and hand that group to `fit --avoid` (docs/research.md,
  * "Groups of the kept text"). A piece is a segment of the sample (`unitOf`), grouped by
  * spherical k-means on the sum of its sentences' LSA rows.
  */

@@ -2,6 +2,29 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { basename, dirname, join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 
+/**
+ * Temp files and folders this process made and has not yet renamed or removed. An exit that
+ * skips the normal cleanup (a second Ctrl-C, the signal watchdog, process.exit anywhere)
+ * still removes them: nothing half-written is left beside an output, no scratch in /tmp.
+ */
+const TEMPS = new Set<string>();
+
+export function trackTemp(path: string): string {
+  if (TEMPS.size === 0) process.once('exit', removeTrackedTemps);
+  TEMPS.add(path);
+  return path;
+}
+
+export function untrackTemp(path: string): void {
+  TEMPS.delete(path);
+}
+
+/** Synchronous: it runs from process 'exit'. */
+export function removeTrackedTemps(): void {
+  for (const path of TEMPS) rmSync(path, { recursive: true, force: true });
+  TEMPS.clear();
+}
+
 /** Temp name beside the target, so the final rename stays on one filesystem. */
 export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);

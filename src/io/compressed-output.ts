@@ -3,7 +3,7 @@ import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
-import { tempPathFor } from './atomic.js';
+import { tempPathFor, trackTemp, untrackTemp } from './atomic.js';
 import { zstdCompressor } from './format/zstd.js';
 
 /** Output is compressed by the name asked for: `-o kept.jsonl.gz` gzip, `-o kept.jsonl.zst` zstd, else plain. */
@@ -38,7 +38,7 @@ export function checkOutputCompression(path: string | undefined): void {
  * outputs are written plain, because a checkpoint truncates them by byte length.)
  */
 export async function compressInto(from: string, to: string, compressor: Transform): Promise<void> {
-  const tmp = tempPathFor(to);
+  const tmp = trackTemp(tempPathFor(to));
   try {
     await pipeline(createReadStream(from), compressor, createWriteStream(tmp));
     renameSync(tmp, to);
@@ -46,5 +46,6 @@ export async function compressInto(from: string, to: string, compressor: Transfo
     rmSync(tmp, { force: true });
     throw new TadpoleError('TADPOLE_IO', `cannot write ${to}: ${(err as Error).message}`, { file: to, cause: err });
   }
+  untrackTemp(tmp);
   rmSync(from, { force: true });
 }

@@ -115,4 +115,6 @@ export interface ReadOptions {
    * dropped document is not checked (UTF-8, JSON, text field): the caller vouches for it.
    */
   triage?: Triage;
+  /** Decoded bytes of every input read are added here (the sampler tells compressed text from plain by it). */
+  decoded?: { bytes: number };
 }

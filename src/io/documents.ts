@@ -1,14 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import { TadpoleError } from '../core/errors.js';
-import { isSeekableText, readHead, sniffFile } from './format/magic.js';
-import { JSONL_SNIFF_BYTES, looksLikeJsonl, peekChunks } from './format/jsonl-sniff.js';
+import { looksLikeJsonl, peekChunks } from './format/jsonl-sniff.js';
+import { resolveFormat, type ResolvedFormat } from './input-format.js';
+import { kindOf, type InputKind, type InputRef } from './input-kind.js';
 import { parquetDocuments } from './parquet-documents.js';
 import { csvDocuments } from './csv-documents.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
-import { resolveFormat, type InputFormat, type ResolvedFormat } from './input-format.js';
 import { DEFAULT_MAX_DOC_BYTES, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
 
-export { isDelimited, resolveFormat, type InputFormat, type ResolvedFormat } from './input-format.js';
+export { isDelimited, resolveFormat } from './input-format.js';
 export { DEFAULT_MAX_DOC_BYTES, DEFAULT_READER, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
 
 const NL = 0x0a;
@@ -16,9 +16,9 @@ const NL = 0x0a;
 /**
  * Documents of every input, in order, in batches. Lines are cut on \n with Buffer.indexOf
  * (native memchr): measured faster than split2 and the readline iterator, and it gives
- * byte offsets, which shards and resume need (README "Why not split2").
+ * byte offsets, which shards and resume need (docs/design/decisions.md, "split2").
  */
-export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
+export async function* readDocuments(inputs: readonly InputRef[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
   const counters = ro.counters ?? new ReadCounters();
   const batchDocs = ro.batchDocs ?? 512;
   let ordinal = ro.firstOrdinal ?? 0;
@@ -26,23 +26,21 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
   let batchBytes = 0;
   for (let inputIndex = 0; inputIndex < inputs.length; inputIndex++) {
     if (ro.only && !ro.only.has(inputIndex)) continue;
-    const input = inputs[inputIndex] as string;
+    // Resolved here only when the caller did not resolve it (src/io/input-kind.ts).
+    const kind = kindOf(inputs[inputIndex]!, opts.format);
+    const input = kind.input;
     const file = displayName(input);
     const range = ro.ranges?.get(inputIndex);
-    const openOpts = { ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === '-' && ro.spool ? { spool: ro.spool } : {}) };
-    let chunks: AsyncIterable<Buffer> = range ? rangeChunks(input, range, openOpts) : openInput(input, openOpts);
-    const kind = input === STDIN ? 'text' : sniffFile(input);
-    let format = kind === 'parquet' ? 'parquet' : resolveFormat(opts.format, file);
-    // A name that says nothing: JSONL if its first bytes say so (a plain file by its head, as
-    // the shard planner and the sampler judge it; stdin and compressed input as they decode).
-    let sniffed = false;
-    if (format === 'text' && opts.format === 'auto') {
-      if (kind === 'text' && input !== STDIN) sniffed = formatOfInput(opts.format, input) === 'jsonl';
-      else {
-        const peeked = await peekChunks(chunks);
-        chunks = peeked.chunks;
-        sniffed = looksLikeJsonl(peeked.head);
-      }
+    const openOpts: OpenOptions = { kind, ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === STDIN && ro.spool ? { spool: ro.spool } : {}) };
+    let chunks: AsyncIterable<Buffer> = range ? rangeChunks(kind, range, openOpts) : openInput(input, openOpts);
+    if (ro.decoded) chunks = counted(chunks, ro.decoded);
+    let format: ResolvedFormat | 'parquet' = kind.format;
+    let sniffed = kind.sniffedJsonl;
+    // A name that says nothing, on stdin or compressed: JSONL if its decoded first bytes say so.
+    if (kind.formatFromStream) {
+      const peeked = await peekChunks(chunks);
+      chunks = peeked.chunks;
+      sniffed = looksLikeJsonl(peeked.head);
       if (sniffed) format = 'jsonl';
     }
     const docsOfInput =
@@ -68,15 +66,23 @@ export async function* readDocuments(inputs: string[], opts: ReaderOptions, ro: 
   if (batch.length > 0) yield batch;
 }
 
+async function* counted(chunks: AsyncIterable<Buffer>, into: { bytes: number }): AsyncGenerator<Buffer> {
+  for await (const c of chunks) {
+    into.bytes += c.length;
+    yield c;
+  }
+}
+
 /**
  * A shard's chunks: starts at range.start, but only documents STARTING before range.end
  * belong to it, so the reader reads on past `end` to finish the last document.
  * Offsets stay absolute. A range that does not start at 0 begins mid-document: the
  * caller (shard planner) always cuts ranges at document boundaries.
  */
-async function* rangeChunks(input: string, range: ByteRange, openOpts: OpenOptions): AsyncGenerator<Buffer> {
-  if (input !== STDIN && isSeekableText(input)) {
-    yield* openInput(input, { range: { start: range.start, end: Number.MAX_SAFE_INTEGER } });
+async function* rangeChunks(kind: InputKind, range: ByteRange, openOpts: OpenOptions): AsyncGenerator<Buffer> {
+  const input = kind.input;
+  if (kind.seekable) {
+    yield* openInput(input, { kind, range: { start: range.start, end: Number.MAX_SAFE_INTEGER } });
     return;
   }
   // Compressed inputs and stdin cannot seek: decode from the start and drop the bytes before `start`.
@@ -178,20 +184,6 @@ function noTextField(file: string, field: string, seen: FieldlessRecords, sniffe
   const strings = keys.length > 0 ? ` (its records have: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''})` : '';
   const why = sniffed ? ' (read as JSONL because it starts with {"; --format text reads it as text)' : '';
   return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME${why}`, { file });
-}
-
-/**
- * The format a named input is read in: resolveFormat, and under 'auto' a plain file whose
- * name says nothing is JSONL when its first bytes say so (src/io/format/jsonl-sniff.ts).
- */
-export function formatOfInput(format: InputFormat, input: string): ResolvedFormat {
-  const byName = resolveFormat(format, input);
-  if (byName !== 'text' || format !== 'auto' || input === STDIN || sniffFile(input) !== 'text') return byName;
-  try {
-    return looksLikeJsonl(readHead(input, JSONL_SNIFF_BYTES)) ? 'jsonl' : 'text';
-  } catch {
-    return 'text'; // the reader reports a file it cannot read
-  }
 }
 
 function isBlank(s: string): boolean {

@@ -2,6 +2,7 @@ import { createReadStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
+import type { FormatKind } from './format/magic.js';
 
 export const STDIN = '-';
 
@@ -23,6 +24,11 @@ export interface OpenOptions {
   /** Copy every raw byte read from stdin here, so pass 2 can re-read it. */
   spool?: WriteStream;
   range?: ByteRange;
+  /**
+   * The input's kind when already resolved (an InputKind, src/io/input-kind.ts, which imports
+   * this file): its first bytes are not judged again.
+   */
+  kind?: { seekable: boolean; size: number; bytes: FormatKind };
 }
 
 /**
@@ -62,9 +68,33 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
       yield chunk;
     }
   })();
-  // A range is only ever asked of plain text (isSeekableText): its bytes are read as they are.
-  if (opts.range) yield* rawChunks;
-  else yield* decodeInput(rawChunks, name);
+  try {
+    // A range is only ever asked of plain text (InputKind.seekable): its bytes are read as they are.
+    if (opts.range || opts.kind?.seekable) yield* rawChunks;
+    else yield* decodeInput(rawChunks, name, undefined, opts.kind && opts.kind.size >= 0 && opts.kind.bytes !== 'text' ? opts.kind.bytes : undefined);
+  } finally {
+    // A file refused by its known kind, or left early by its reader, is closed now, not at GC.
+    if (input !== STDIN) raw.destroy();
+  }
+}
+
+/**
+ * Copies every byte of stdin to its spool, as it comes (nothing decoded), and returns how
+ * many: the spool is then read as the file it is (the completion samples it as it samples
+ * a file, so a pipe and a file give the same sample).
+ */
+export async function spoolStdin(stdin: Readable, spool: WriteStream): Promise<number> {
+  let bytes = 0;
+  const it = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  for (;;) {
+    const chunk = await nextChunk(it, displayName(STDIN));
+    if (chunk === undefined) break;
+    await writeAll(spool, chunk);
+    bytes += chunk.length;
+  }
+  // Every write has reached the file; an empty stdin still leaves an (empty) file to read.
+  if (spool.pending) await new Promise<void>((resolve, reject) => spool.once('ready', () => resolve()).once('error', reject));
+  return bytes;
 }
 
 async function nextChunk(it: AsyncIterator<Buffer>, name: string): Promise<Buffer | undefined> {

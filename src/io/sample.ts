@@ -5,29 +5,38 @@
  * and `groups` says which sentences came together: a fit can then judge a piece of the
  * corpus by its segment's mean, as the cut does (select/self-training.ts).
  *
- * - Plain files (every input a regular, non-gzip file, together at least `seekMinBytes`):
- *   seek to seeded random byte offsets (uniform over the inputs laid end to end), take the
- *   next whole document (a line for JSONL / --doc-per-line, a blank-line separated
- *   paragraph for text) and one of its segments, chosen by the seed. Bytes read are bounded
- *   by the number of draws times the window, never by the size of the input (a document
- *   longer than MAX_SEEK_DOC_BYTES is skipped).
- * - gzip, stdin, or small inputs: one pass over everything, keeping the segments with the
- *   smallest seeded random keys (io/sentences.ts, readSentenceGroups), which is exact but
- *   reads it all (gzip cannot be entered mid-stream).
- *   A seek sample that comes up short (too few whole documents) is redone this way when
- *   the inputs are under RESERVOIR_FALLBACK_MAX_BYTES, and returned short otherwise.
+ * - Plain files (every input a regular file of uncompressed text or JSONL, together at
+ *   least `seekMinBytes`): seek to seeded random byte offsets, uniform over the inputs laid
+ *   end to end, take the next whole document (a line for JSONL / --doc-per-line, a
+ *   blank-line separated paragraph for text) and one of its segments, chosen by the seed.
+ *   "The next document" is taken in the inputs laid end to end (past the last document of
+ *   one file comes the first of the next; past the last file, the first), so a folder of
+ *   files and their concatenation give the same sample. Bytes read are bounded by the
+ *   number of draws times the window, never by the size of the input (a document longer
+ *   than MAX_SEEK_DOC_BYTES is skipped).
+ * - Compressed, delimited (CSV/TSV) or small inputs: one pass over everything, keeping the
+ *   segments with the smallest seeded random keys (io/sentences.ts, readSentenceGroups),
+ *   which is exact but reads it all (gzip cannot be entered mid-stream). A seek sample that
+ *   comes up short (too few whole documents) is redone this way when the inputs are under
+ *   RESERVOIR_FALLBACK_MAX_BYTES, and returned short otherwise.
+ * - stdin: with a spool (filter spools stdin for its second pass anyway) it is copied there
+ *   first and the spool sampled as a file, so `cat corpus | tadpole filter -` draws the
+ *   sample `tadpole filter corpus` draws. Without one it is read in one reservoir pass, and
+ *   `differs` says when that sample is not the one the same bytes as a file would give.
  *
- * Both are deterministic for the same bytes, seed and size, and the sample's fingerprint
- * (sha256 of seed, size and the sentences) names it in stats and run directories.
+ * The sample is a function of the decoded text, the seed and the size, except where
+ * `differs` says otherwise; its fingerprint (sha256 of seed, size and the sentences) names
+ * it in stats and run directories.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
-import { formatOfInput, isDelimited, ReadCounters, type ReadOptions, type ReaderOptions } from './documents.js';
-import { isSeekableText } from './format/magic.js';
-import { STDIN } from './input.js';
+import { ReadCounters, type ReadOptions, type ReaderOptions } from './documents.js';
+import { isDelimited } from './input-format.js';
+import { isCompressed, resolveInput, resolveInputs, type InputKind, type InputRef } from './input-kind.js';
+import { spoolStdin, STDIN } from './input.js';
 import { readSentenceGroups, type DocSplitter } from './sentences.js';
 
 export interface SampleOptions {
@@ -57,6 +66,15 @@ export interface SentenceSample {
   draws: number;
   /** sha256 (hex, 16 characters) of seed, size, the sentences in order and their segments. */
   fingerprint: string;
+  /** Reservoir: why the inputs were read whole (a noun phrase: "a gzip input", "an input under 64 MB"). */
+  readWhole?: string;
+  /**
+   * Set when the same text arriving another way (decompressed, as a plain file) would be
+   * sampled by seeking, i.e. give another sample: one line saying why, for stderr.
+   */
+  differs?: string;
+  /** stdin was copied to the spool and sampled there: the spool's kind, for the passes that read it next. */
+  spooled?: InputKind;
 }
 
 /**
@@ -78,35 +96,71 @@ export const MAX_SEEK_DOC_BYTES = 1024 * 1024;
 /** Draws stop after this many per wanted sentence (small or near-empty inputs). */
 const MAX_DRAWS_PER_SENTENCE = 4;
 
-export async function sampleSentences(inputs: string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
+export async function sampleSentences(inputs: readonly InputRef[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
   if (!(Number.isInteger(opts.size) && opts.size > 0)) throw new TadpoleError('TADPOLE_USAGE', `sample size must be a positive integer, got ${opts.size}`);
-  const sizes = seekableSizes(inputs, reader);
-  const total = sizes?.reduce((a, b) => a + b, 0) ?? 0;
-  if (sizes && total >= (opts.seekMinBytes ?? SEEK_MIN_BYTES)) {
-    const s = seekSample(inputs, sizes, reader, opts);
+  const seekMin = opts.seekMinBytes ?? seekMinBytes();
+  let kinds = resolveInputs(inputs, reader.format);
+  let spool: InputKind | undefined; // stdin's bytes, once spooled: named as stdin in what is said
+  if (ro.spool && ro.stdin && kinds.some((k) => k.input === STDIN)) {
+    // Spool stdin whole first, then sample the spool as the file it now is.
+    await spoolStdin(ro.stdin, ro.spool);
+    spool = resolveInput(String(ro.spool.path), reader.format);
+    kinds = kinds.map((k) => (k.input === STDIN ? spool! : k));
+    const { spool: _spool, stdin: _stdin, ...rest } = ro;
+    ro = rest;
+  }
+  const seekable = kinds.every((k) => k.seekable && !isDelimited(k.format));
+  const total = kinds.reduce((a, k) => a + Math.max(0, k.size), 0);
+  if (seekable && total >= seekMin) {
+    const s = seekSample(kinds, reader, opts);
     // Too few whole documents for the draws (a small file, or mostly oversized documents):
     // read it all when that is affordable; a huge input keeps the short sample instead.
-    if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return s;
+    if (s.sentences.length >= opts.size || total > RESERVOIR_FALLBACK_MAX_BYTES) return spool ? { ...s, spooled: spool } : s;
   }
   const counters = ro.counters ?? new ReadCounters();
-  const { sentences, groups } = await readSentenceGroups(inputs, { ...reader, size: opts.size, seed: opts.seed, group: SAMPLE_GROUP }, { ...ro, counters }, opts.split);
-  return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0 });
+  const decoded = { bytes: 0 };
+  const { sentences, groups } = await readSentenceGroups(kinds, { ...reader, size: opts.size, seed: opts.seed, group: SAMPLE_GROUP }, { ...ro, counters, decoded }, opts.split);
+  const name = (k: InputKind): string => (k === spool || k.input === STDIN ? 'stdin' : k.input);
+  const why = whyWhole(kinds, seekable, seekMin, name);
+  const differs = differsFromPlain(kinds, decoded.bytes, seekMin, name);
+  return finish({ sentences, groups, size: opts.size, seed: opts.seed, sampler: 'reservoir', bytesRead: counters.bytes, documents: counters.docs, draws: 0, readWhole: why, ...(differs ? { differs } : {}), ...(spool ? { spooled: spool } : {}) });
 }
 
-/** Sizes of the inputs when every one is a plain regular file of text or JSONL; undefined otherwise. */
-function seekableSizes(inputs: string[], reader: ReaderOptions): number[] | undefined {
-  const out: number[] = [];
-  for (const input of inputs) {
-    if (input === STDIN) return undefined;
-    try {
-      const st = statSync(input);
-      if (!st.isFile() || !isSeekableText(input) || isDelimited(formatOfInput(reader.format, input))) return undefined;
-      out.push(st.size);
-    } catch {
-      return undefined; // the reservoir pass reports the missing file with its usual error
-    }
-  }
-  return out;
+/** SEEK_MIN_BYTES, or TADPOLE_SAMPLE_SEEK_MIN_BYTES when set (small test corpora that must take the seek path). */
+function seekMinBytes(): number {
+  const v = Number(process.env.TADPOLE_SAMPLE_SEEK_MIN_BYTES);
+  return Number.isInteger(v) && v > 0 ? v : SEEK_MIN_BYTES;
+}
+
+function mib(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+/** Why a reservoir pass read every input: the first input that cannot be seeked into, or the size. */
+function whyWhole(kinds: InputKind[], seekable: boolean, seekMin: number, name: (k: InputKind) => string): string {
+  if (seekable) return `an input under ${mib(seekMin)}`;
+  const k = kinds.find((x) => !x.seekable || isDelimited(x.format))!;
+  if (k.input === STDIN) return 'stdin';
+  if (isDelimited(k.format)) return k.format.toUpperCase();
+  if (k.size < 0 || k.bytes === 'text') return `${name(k)} (not a regular file)`;
+  return `a ${k.bytes} input`;
+}
+
+/**
+ * One line for stderr when this reservoir sample is not the one the same text would give
+ * as plain files: decoded, the inputs hold at least `seekMin` bytes, so plain they would be
+ * sampled by seeking. Undefined when every arrival gives this sample.
+ */
+function differsFromPlain(kinds: InputKind[], decodedBytes: number, seekMin: number, name: (k: InputKind) => string): string | undefined {
+  if (decodedBytes < seekMin || kinds.some((k) => isDelimited(k.format))) return undefined;
+  const packed = kinds.find((k) => isCompressed(k) || k.bytes === 'utf16le' || k.bytes === 'utf16be');
+  const streamed = kinds.find((k) => !k.seekable);
+  if (!packed && !streamed) return undefined;
+  const what = packed
+    ? `${name(packed)} is ${packed.bytes.startsWith('utf16') ? 'UTF-16' : `${packed.bytes}-compressed`}`
+    : streamed!.input === STDIN ? 'stdin is read as it streams' : `${name(streamed!)} is not a regular file`;
+  const fix = !packed ? 'give it as a file' : name(packed) === 'stdin' ? 'decompress it before the pipe' : 'decompress it to a file first';
+  return `the corpus sample was drawn in one pass over ${mib(decodedBytes)} of text because ${what}; the same text as plain files (${mib(seekMin)} or more) is sampled by seeking, which draws another sample, so what is kept can differ slightly from a run on the plain text: ${fix} for a run identical to that one`;
 }
 
 function finish(s: Omit<SentenceSample, 'fingerprint'>): SentenceSample {
@@ -124,21 +178,33 @@ function uniform(rng: Rng): number {
   return (rng.int(1 << 21) * 4294967296 + rng.int(4294967296)) / 2 ** 53;
 }
 
-function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, opts: SampleOptions): SentenceSample {
+function seekSample(kinds: InputKind[], reader: ReaderOptions, opts: SampleOptions): SentenceSample {
   const rng = new Rng(opts.seed ^ 0x5eed);
+  const sizes = kinds.map((k) => k.size);
   const total = sizes.reduce((a, b) => a + b, 0);
   const starts: number[] = [];
   let acc = 0;
   for (const s of sizes) { starts.push(acc); acc += s; }
-  const fds = inputs.map((p) => openSync(p, 'r'));
-  const jsonlInput = inputs.map((p) => formatOfInput(reader.format, p) === 'jsonl');
-  const taken = new Set<string>();
+  const fds = kinds.map((k) => openSync(k.input, 'r'));
+  const jsonlInput = kinds.map((k) => k.format === 'jsonl');
+  const taken = new Set<number>();
   const out: string[] = [];
   const groups: number[] = [];
   let bytesRead = 0;
   let documents = 0;
   let draws = 0;
   const maxDraws = opts.size * MAX_DRAWS_PER_SENTENCE;
+  // The first whole document at or after pos in input j, in the inputs laid end to end.
+  const documentFrom = (j: number, pos: number): DocAt & { input: number } => {
+    for (let k = 0; k <= sizes.length; k++) {
+      const at = (j + k) % sizes.length;
+      if (sizes[at]! === 0) continue;
+      const doc = documentAt(fds[at]!, k === 0 ? pos : 0, sizes[at]!, jsonlInput[at]! || reader.docPerLine);
+      bytesRead += doc.bytesRead;
+      if (doc.start !== PAST_END) return { ...doc, input: at };
+    }
+    return { start: -1, text: Buffer.alloc(0), bytesRead: 0, input: j };
+  };
   try {
     // Rounds of draws sorted by offset (sequential-ish reads), sized by what a draw yields so far.
     while (out.length < opts.size && draws < maxDraws) {
@@ -149,14 +215,12 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
       for (const g of offsets) {
         let j = 0;
         while (j < sizes.length - 1 && starts[j + 1]! <= g) j++;
-        const jsonl = jsonlInput[j]!;
-        const doc = documentAt(fds[j]!, g - starts[j]!, sizes[j]!, jsonl || reader.docPerLine);
-        bytesRead += doc.bytesRead;
+        const doc = documentFrom(j, g - starts[j]!);
         if (doc.start < 0) continue;
-        const key = `${j}:${doc.start}`;
+        const key = starts[doc.input]! + doc.start;
         if (taken.has(key)) continue; // small inputs: the same document twice adds nothing
         taken.add(key);
-        const text = docText(doc.text, doc.start, jsonl, reader.textField);
+        const text = docText(doc.text, doc.start, jsonlInput[doc.input]!, reader.textField);
         if (text === undefined) continue;
         const spans = splitSentences(text);
         const count = spans.length / 2;
@@ -177,6 +241,9 @@ function seekSample(inputs: string[], sizes: number[], reader: ReaderOptions, op
   return finish({ sentences: out, groups: Uint32Array.from(groups), size: opts.size, seed: opts.seed, sampler: 'seek', bytesRead, documents, draws });
 }
 
+/** DocAt.start when no document starts between pos and the end of the file (the next file's first is next). */
+const PAST_END = -2;
+
 interface DocAt {
   /** Byte offset of the document in its file; -1: none (oversized). */
   start: number;
@@ -185,9 +252,9 @@ interface DocAt {
 }
 
 /**
- * The first whole document starting at or after `pos` (wrapping to the file's first one
- * when `pos` lies in the last, so every document can be drawn): reads a window from pos-1
- * and doubles it until the document's end is in it.
+ * The first whole document starting at or after `pos` in one file: reads a window from
+ * pos-1 and doubles it until the document's end is in it. PAST_END when pos lies in the
+ * file's last document (the caller goes on to the next file's first).
  */
 function documentAt(fd: number, pos: number, size: number, perLine: boolean): DocAt {
   let bytesRead = 0;
@@ -204,11 +271,7 @@ function documentAt(fd: number, pos: number, size: number, perLine: boolean): Do
     const atEnd = from + buf.length >= size || n === 0;
     const start = pos === 0 ? 0 : boundaryIn(buf, from, pos, perLine);
     if (start < 0 || start >= size) {
-      if (atEnd) {
-        if (pos === 0) return none();
-        const first = documentAt(fd, 0, size, perLine);
-        return { ...first, bytesRead: bytesRead + first.bytesRead };
-      }
+      if (atEnd) return { start: PAST_END, text: Buffer.alloc(0), bytesRead };
       if (buf.length > MAX_SEEK_DOC_BYTES) return none();
       continue;
     }

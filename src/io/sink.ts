@@ -1,7 +1,7 @@
 import { copyFileSync, createWriteStream, existsSync, openSync, closeSync, ftruncateSync, fstatSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
-import { tempPathFor } from './atomic.js';
+import { tempPathFor, trackTemp, untrackTemp } from './atomic.js';
 import { compressInto, compressorFor } from './compressed-output.js';
 
 /**
@@ -42,7 +42,7 @@ export class Sink {
     // A device or pipe (/dev/full, /dev/stdout, a fifo) is written in place: there is
     // nothing to rename, and renaming over a device node would replace it.
     if (existsSync(path) && !statSync(path).isFile()) return new Sink(createWriteStream(path, { flags: 'a' }), path, undefined);
-    const tmp = tempPathFor(path);
+    const tmp = trackTemp(tempPathFor(path));
     const compressor = compressorFor(path);
     if (!compressor) return new Sink(createWriteStream(tmp), path, tmp);
     const file = createWriteStream(tmp);
@@ -159,6 +159,7 @@ export class Sink {
       const compressor = this.keepPartialOnAbort ? compressorFor(this.target as string) : undefined;
       if (compressor) await compressInto(this.tmp, this.target as string, compressor);
       else moveFile(this.tmp, this.target as string);
+      untrackTemp(this.tmp);
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
         // Resolve once everything queued has been handed to the OS.
@@ -181,7 +182,10 @@ export class Sink {
           ws.destroy();
         });
       }
-      if (this.tmp && !this.keepPartialOnAbort) rmSync(this.tmp, { force: true });
+      if (this.tmp && !this.keepPartialOnAbort) {
+        rmSync(this.tmp, { force: true });
+        untrackTemp(this.tmp);
+      }
     }
   }
 }

@@ -1,15 +1,20 @@
 import { existsSync, type WriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
-import { TadpoleError } from '../core/errors.js';
+import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
-import { isDelimited, resolveFormat, type ReaderOptions } from '../io/documents.js';
-import { isSeekableText, sniffFile } from '../io/format/magic.js';
+import type { ReaderOptions } from '../io/documents.js';
+import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
-import { completeModel, needsCompletion } from '../model/complete.js';
+import { completeModel, needsCompletion, type CompleteOptions } from '../model/complete.js';
+import type { SentenceSample } from '../io/sample.js';
+import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
+import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -22,6 +27,8 @@ export interface CorpusCompletion {
   model: ModelFile;
   /** Undefined when the model needed no completion. */
   info?: CompletionInfo;
+  /** stdin was copied whole to the spool by the sampling: the spool's kind (src/io/input-kind.ts). */
+  spooled?: InputKind;
 }
 
 export interface CompleteFromCorpusOptions {
@@ -30,6 +37,10 @@ export interface CompleteFromCorpusOptions {
   spool?: WriteStream;
   embedder?: Partial<EmbedderSpec>;
   log?: (line: string) => void;
+  /** The fit's own lines (its choice, every self-training round, warnings); default: log. */
+  detail?: (line: string) => void;
+  /** SIGINT/SIGTERM: stop between the sampling and the fit's steps (throws Interrupted). */
+  signal?: AbortSignal;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
@@ -40,20 +51,11 @@ function mb(bytes: number): string {
   return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** Why the sampler read everything: stdin, an input it cannot seek into (named by its format), or a small input. */
-function whyReadWhole(inputs: string[], reader: ReaderOptions): string {
-  if (inputs.includes(STDIN)) return 'stdin';
-  const unseekable = inputs.find((i) => !isSeekableText(i));
-  if (unseekable !== undefined) return sniffFile(unseekable);
-  const delimited = inputs.map((i) => resolveFormat(reader.format, i)).find(isDelimited);
-  return delimited === undefined ? 'an input under 64 MB' : delimited.toUpperCase();
-}
-
 /**
  * A model fitted without --general, completed from a seeded sample of `inputs` (the
  * corpus about to be filtered); any other model is returned as it is.
  */
-export async function completeFromCorpus(model: ModelFile, inputs: string[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+export async function completeFromCorpus(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
   if (!needsCompletion(model)) return { model };
   const t0 = performance.now();
   const size = model.completion!.sampleSize;
@@ -61,11 +63,18 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
   const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
-    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${whyReadWhole(inputs, reader)} is read whole`;
+    : `one reservoir pass over ${mb(sample.bytesRead)}, as ${sample.readWhole ?? 'the corpus'} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
-  const completed = await completeModel(model, sample, { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.log ? { log: opts.log } : {}) });
-  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false } };
+  if (sample.differs) opts.log?.(sample.differs);
+  throwIfAborted(opts.signal);
+  const detail = opts.detail ?? opts.log;
+  const completeOpts = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}) };
+  // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
+  // synchronous work there leave this thread free to stop at once on Ctrl-C.
+  const completed = opts.signal ? await completeOffThread(model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
+  throwIfAborted(opts.signal);
+  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
 }
 
 /**
@@ -73,7 +82,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: string[], rea
  * fingerprint claimed in the ledger, so --resume and every shard score with the very same
  * model (a shard that drew a different sample, i.e. saw other inputs, is refused).
  */
-export async function completeInRunDir(model: ModelFile, inputs: string[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+export async function completeInRunDir(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
   if (!needsCompletion(model)) return { model };
   const path = runPaths(runDir).completedModel;
   const recorded = ledger.meta('completion');
@@ -86,7 +95,7 @@ export async function completeInRunDir(model: ModelFile, inputs: string[], reade
     opts.log?.(`model fitted without --general: reusing the completion recorded in ${runDir} (sample fingerprint ${sample.fingerprint}, ${sample.sentences} sentences)`);
     return { model: kept, info: { ...sample, seconds: 0, reused: true } };
   }
-  if (inputs.includes(STDIN)) {
+  if (inputs.some((i) => inputPath(i) === STDIN)) {
     throw new TadpoleError('TADPOLE_USAGE', 'a model fitted without --general is completed from the corpus, which a --run-dir run cannot sample from stdin: give the input as files, or refit with --general FILE');
   }
   const done = await completeFromCorpus(model, inputs, reader, opts);
@@ -98,4 +107,40 @@ export async function completeInRunDir(model: ModelFile, inputs: string[], reade
   }
   ledger.event(null, 'complete', `${done.model.method} completed from ${done.info!.sentences} corpus sentences (${done.info!.sampler}), fingerprint ${fp}`);
   return done;
+}
+
+/** completeModel on a worker thread; an abort terminates the worker and throws Interrupted. */
+async function completeOffThread(model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
+  // Functions do not cross to a worker: the embedder's log stays here.
+  const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
+  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}) };
+  const worker = new Worker(completionWorkerScript(), { workerData: job });
+  let onAbort = (): void => undefined;
+  try {
+    return await new Promise<ModelFile>((resolve, reject) => {
+      onAbort = () => {
+        reject(new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'SIGINT'));
+        void worker.terminate();
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', (m: CompletionReply) => {
+        if ('log' in m) opts.log?.(m.log);
+        else if ('model' in m) resolve(m.model);
+        else reject(m.error.code ? new TadpoleError(m.error.code as TadpoleErrorCode, m.error.message) : new Error(m.error.message));
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new TadpoleError('TADPOLE_INTERNAL', `the completion worker stopped (exit ${code}) before it sent the model`)));
+    });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    void worker.terminate();
+  }
+}
+
+/** The compiled worker beside this module; from the TypeScript sources (tests), the one in dist/. */
+function completionWorkerScript(): URL {
+  const here = new URL('./complete-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  return new URL('../../dist/pipeline/complete-worker.js', import.meta.url);
 }

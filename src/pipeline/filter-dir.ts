@@ -1,4 +1,5 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import type { OutFormat } from './runs.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TadpoleError } from '../core/errors.js';
@@ -38,6 +39,8 @@ export interface RunDirFilterOptions {
   keepBy: KeepBy;
   /** Output file; undefined: stdout, written once the run is complete. */
   output?: string;
+  /** How kept runs are written (runs.ts); default 'input'. */
+  outFormat?: OutFormat;
   stdout: Writable;
   stdin?: Readable;
   batchSentences?: number;
@@ -49,6 +52,8 @@ export interface RunDirFilterOptions {
   crashAt?: string;
   scorer?: SentenceScorer;
   log?: (line: string) => void;
+  /** The completion's fit, step by step; its warnings too. Default: log. */
+  detail?: (line: string) => void;
   /** Scoring threads (default: every available core); 1 scores in this thread. */
   workers?: number;
 }
@@ -83,7 +88,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
     const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
     // Completed once per run directory (kept there), so --resume scores with the same model.
-    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     const tOpen = performance.now();
     let pass1 = 0;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
@@ -106,7 +111,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     ledger.setMeta({ stage: 'emit' });
     const t2 = performance.now();
     const target = opts.output ?? paths.output;
-    const emitted = await emitShard({ ...common, inputs: pass2Inputs, plan, segment: opts.segment, cut, partial: paths.partial, target });
+    const emitted = await emitShard({ ...common, inputs: pass2Inputs, plan, segment: opts.segment, cut, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) });
     const pass2 = (performance.now() - t2) / 1000;
     let closedEarly = false;
     if (opts.output === undefined) closedEarly = await copyToStream(target, opts.stdout);

@@ -7,6 +7,8 @@ import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, STDIN } from '../io/input.js';
+import { trackTemp, untrackTemp } from '../io/atomic.js';
+import { inputPath, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
@@ -16,7 +18,7 @@ import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
 import { Progress } from './progress.js';
-import { RunWriter, writeKeptRuns } from './runs.js';
+import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
@@ -27,7 +29,8 @@ import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
-  inputs: string[];
+  /** Paths (or '-'), or their kinds already resolved; runFilter resolves each once, and every pass reads that record. */
+  inputs: readonly InputRef[];
   reader: ReaderOptions;
   model: ModelFile;
   /** ONNX overrides (model dir, device, batch size) for recreating the embedder. */
@@ -42,6 +45,8 @@ export interface FilterOptions {
   /** Continuous weights (the paper's λ): every segment written with its weight. */
   weights?: { C: number; alpha: number };
   sink: Sink;
+  /** How kept runs are written (runs.ts); default 'input'. --weights always writes JSONL. */
+  outFormat?: OutFormat;
   stdin?: Readable;
   /** Scratch folder for the spill and the stdin spool (default: a temp folder, removed after). */
   workDir?: string;
@@ -55,6 +60,8 @@ export interface FilterOptions {
   signal?: AbortSignal;
   /** One-line notes for stderr (what the completion of a model without --general did). */
   log?: (line: string) => void;
+  /** The completion's fit, step by step (every self-training round); its warnings too. Default: log. */
+  detail?: (line: string) => void;
   /**
    * With more than one scoring thread, plain input files of at least this many bytes in all
    * are cut into ranges that the threads filter apart (range-filter.ts); default
@@ -87,32 +94,38 @@ export interface FilterStats {
   ranges?: number;
 }
 
-export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
+export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
-  checkFilterOptions(opts);
+  checkFilterOptions(given);
+  // Every input's kind (format, compression, seekable, size) is decided here, once.
+  const opts: FilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
-  const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'tadpole-'));
+  const work = opts.workDir ?? trackTemp(mkdtempSync(join(tmpdir(), 'tadpole-')));
   const spoolPath = join(work, 'stdin.spool');
-  const usesStdin = opts.inputs.includes(STDIN);
+  const usesStdin = opts.inputs.some((i) => inputPath(i) === STDIN);
   let scorer: Scoring;
   let completion: CorpusCompletion;
   // A model fitted without --general is completed from a sample of this corpus first; with
   // stdin, that sampling pass spools it, and pass 1 reads the spool.
-  let spooledByCompletion = false;
+  let spooledByCompletion: InputKind | undefined;
   try {
     if (!opts.scorer && needsCompletion(opts.model) && opts.threshold !== undefined) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
     }
     const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
       await closeSpool(spool);
-      spooledByCompletion = true;
+      // The spool's kind, as the sampler resolved it when it copied stdin there.
+      spooledByCompletion = completion.spooled ?? resolveInput(spoolPath, opts.reader.format);
     }
     scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
   } catch (err) {
     await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened
-    if (ownWork) rmSync(work, { recursive: true, force: true });
+    if (ownWork) {
+      rmSync(work, { recursive: true, force: true });
+      untrackTemp(work);
+    }
     throw err;
   }
   const tOpen = performance.now();
@@ -157,7 +170,10 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
     throw err;
   } finally {
     if (!opts.scorer) await scorer.dispose();
-    if (ownWork) rmSync(work, { recursive: true, force: true });
+    if (ownWork) {
+      rmSync(work, { recursive: true, force: true });
+      untrackTemp(work);
+    }
   }
   stats.closedEarly = opts.sink.closedEarly;
   stats.seconds.total = (performance.now() - t0) / 1000;
@@ -169,15 +185,17 @@ export async function runFilter(opts: FilterOptions): Promise<FilterStats> {
  * the cut, pass 2 (or the --weights pass). `spooledByCompletion`: stdin was already spooled
  * by the completion; otherwise a stdin input is spooled here, by the first pass that reads it.
  */
-async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: boolean): Promise<void> {
+async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): Promise<void> {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
-  let spool = opts.inputs.includes(STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
+  let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
   const t1 = performance.now();
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
-  const spooledInputs = opts.inputs.map((i) => (i === STDIN ? spoolPath : i));
-  let pass1Inputs = spooledByCompletion ? spooledInputs : opts.inputs;
+  // The spool's kind is resolved once, when first read (it is complete by then).
+  let spooled: InputRef[] | undefined;
+  const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? (spooledByCompletion ?? spoolPath) : i)), opts.reader.format));
+  let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
   if (scorer.prepare) {
     // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
     // spooled by this extra pass, and pass 1 then reads the spool.
@@ -185,7 +203,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
     if (spool) {
       await closeSpool(spool);
       spool = undefined;
-      pass1Inputs = spooledInputs;
+      pass1Inputs = spooledInputs();
     }
   }
   const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
@@ -197,7 +215,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   checkUnchanged();
   if (opts.weights) {
     const t3 = performance.now();
-    await weightsPass(opts, spooledInputs, spillPath, docIndexPath, moments, stats);
+    await weightsPass(opts, spooledInputs(), spillPath, docIndexPath, moments, stats);
     stats.seconds.pass2 = (performance.now() - t3) / 1000;
     return;
   }
@@ -206,7 +224,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   stats.seconds.cut = (t3 - t2) / 1000;
   stats.threshold = cut.threshold;
   stats.tieId = cut.tieId;
-  await emitPass(opts, spooledInputs, spillPath, docIndexPath, cut, stats);
+  await emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut, stats);
   stats.seconds.pass2 = (performance.now() - t3) / 1000;
 }
 
@@ -221,6 +239,7 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
     keepBy: opts.keepBy,
     ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
     sink: opts.sink,
+    ...(opts.outFormat ? { outFormat: opts.outFormat } : {}),
     ...(opts.progress ? { progress: opts.progress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     work,
@@ -235,7 +254,7 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
   stats.ranges = ranges.length;
 }
 
-function reading(opts: FilterOptions, inputs: string[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
+function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
   return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
@@ -252,7 +271,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
 }
 
 /** Pass 2's reading, with progress and abort checks. */
-function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut?: Cut) {
+function segmentedDocsOf(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
@@ -271,17 +290,17 @@ function segmentedDocsOf(opts: FilterOptions, inputs: string[], spillPath: strin
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
+async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
-  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader), stats);
+  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), stats);
   if (!opts.sink.closedEarly) done();
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
+async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
-  const writer = new RunWriter(opts.sink, opts.reader, true);
+  const writer = new RunWriter(opts.sink, opts.reader, 'jsonl');
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath);
   await forEachSegmentedDoc(read, o, async (doc, seg) => {
     stats.documents.total++;
@@ -305,7 +324,7 @@ async function weightsPass(opts: FilterOptions, inputs: string[], spillPath: str
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
 async function streamingPass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
-  const writer = new RunWriter(opts.sink, opts.reader);
+  const writer = new RunWriter(opts.sink, opts.reader, opts.outFormat);
   const progress = new Progress('filter', opts.inputs, opts.progress);
   const cut = { threshold, tieId: Number.MAX_SAFE_INTEGER };
   let nextId = 0;

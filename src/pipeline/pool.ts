@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { inputPath, type InputRef } from '../io/input-kind.js';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -19,12 +20,12 @@ import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type Range
 export const MIN_POOL_INPUT_BYTES = 4_000_000;
 
 /** Worker threads to use when the user names none: every core this process may run on, or 1 for small input files. */
-export function defaultWorkers(inputs: string[] = []): number {
-  if (inputs.length > 0 && !inputs.includes('-')) {
+export function defaultWorkers(inputs: readonly InputRef[] = []): number {
+  if (inputs.length > 0 && !inputs.some((i) => inputPath(i) === '-')) {
     let bytes = 0;
     for (const input of inputs) {
       try {
-        bytes += statSync(input).size;
+        bytes += typeof input === 'string' ? statSync(input).size : input.size >= 0 ? input.size : statSync(input.input).size;
       } catch {
         return availableParallelism(); // the reader reports a missing input
       }

@@ -1,13 +1,20 @@
 import { statSync } from 'node:fs';
+import type { InputRef } from '../io/input-kind.js';
 
 /** One-line progress for a terminal: docs, MB, MB/s and (for plain files) ETA. */
 export class Progress {
   private last = 0;
   private readonly started = Date.now();
   private readonly totalBytes: number | undefined;
-  constructor(private stage: string, inputs: string[], private out?: (line: string) => void, private intervalMs = 1000) {
+  constructor(private stage: string, inputs: readonly InputRef[], private out?: (line: string) => void, private intervalMs = 1000) {
     let total = 0;
     for (const f of inputs) {
+      // Progress counts decoded bytes: an ETA needs every input plain (its kind, or by name).
+      if (typeof f !== 'string') {
+        if (!f.seekable) return;
+        total += f.size;
+        continue;
+      }
       if (f === '-' || f.endsWith('.gz')) return;
       try {
         total += statSync(f).size;

@@ -12,7 +12,8 @@ import { Moments } from './passes.js';
 import { ScoringPool, type RangeTask } from './pool.js';
 import { Progress } from './progress.js';
 import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
-import { addTally, emptyTally, type KeepTally } from './runs.js';
+import { addTally, emptyTally, type KeepTally, type OutFormat } from './runs.js';
+import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 
 /**
  * Below this much input the pool's batches are used instead: ranges pay off when each
@@ -29,7 +30,7 @@ export const RANGE_MIN_BYTES = 64 * 1024 * 1024;
 export const RANGES_PER_THREAD = 4;
 
 export interface RangeFilterOptions {
-  inputs: string[];
+  inputs: readonly InputRef[];
   reader: ReaderOptions;
   segment: number;
   docContext?: number;
@@ -37,6 +38,7 @@ export interface RangeFilterOptions {
   keepBy: KeepBy;
   batchSentences?: number;
   sink: Sink;
+  outFormat?: OutFormat;
   progress?: (line: string) => void;
   signal?: AbortSignal;
   /** Scratch folder: each range's spill, doc index and output part. */
@@ -62,8 +64,9 @@ export interface RangeFilterResult {
  * compressed files does; one .gz file does not, and its batches go to the pool). Never for
  * stdin.
  */
-export function planRanges(inputs: string[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
-  if (threads < 2 || inputs.includes(STDIN)) return undefined;
+export function planRanges(given: readonly InputRef[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
+  if (threads < 2 || given.some((i) => inputPath(i) === STDIN)) return undefined;
+  const inputs = resolveInputs(given, reader.format);
   if (fps.reduce((a, f) => a + f.size, 0) < minBytes) return undefined;
   const count = threads * RANGES_PER_THREAD;
   const jobs: RangeJob[] = [];
@@ -107,7 +110,7 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
     let firstId = 0;
     let firstDoc = 0;
     const emits: RangeEmitJob[] = jobs.map((job, i) => {
-      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`) };
+      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
       firstId += scored[i]!.segments;
       firstDoc += scored[i]!.docs;
       return e;

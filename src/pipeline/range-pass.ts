@@ -5,8 +5,9 @@ import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { Interrupted } from '../shard/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
-import { emptyTally, RunWriter, type KeepTally } from './runs.js';
+import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreBatches, splitBatches } from './scored.js';
+import type { InputRef } from '../io/input-kind.js';
 
 /**
  * One byte range of the input, scored (pass 1) or emitted (pass 2) by one thread on its
@@ -14,7 +15,8 @@ import { scoreBatches, splitBatches } from './scored.js';
  * (range-filter.ts). Plain data: it crosses to a worker thread as it is.
  */
 export interface RangeJob {
-  inputs: string[];
+  /** Kinds resolved once by the planner (plain data), so no thread judges an input's bytes again. */
+  inputs: readonly InputRef[];
   reader: ReaderOptions;
   only: number[];
   ranges: Array<[number, ByteRange]>;
@@ -32,6 +34,7 @@ export interface RangeEmitJob extends RangeJob {
   firstId: number;
   firstDoc: number;
   partPath: string;
+  outFormat?: OutFormat;
 }
 
 export interface RangeScored {
@@ -76,7 +79,7 @@ export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: R
 export async function emitRange(job: RangeEmitJob, hooks: RangeHooks): Promise<RangeEmitted> {
   const counters = new ReadCounters();
   const sink = Sink.toFile(job.partPath);
-  const writer = new RunWriter(sink, job.reader);
+  const writer = new RunWriter(sink, job.reader, job.outFormat);
   const tally = emptyTally();
   try {
     const read = (triage: Triage | undefined) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}) });

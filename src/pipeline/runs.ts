@@ -12,17 +12,25 @@ export interface KeptRun {
 }
 
 /**
- * Writes runs in the input's format: only text that was in the input, byte for byte.
+ * How kept runs are written: 'input' as each document came (a record for a JSONL, CSV or
+ * Parquet document, text for a plain one), or every run as 'text' or as a 'jsonl' record,
+ * whatever its document was: a folder that mixes plain and JSONL files still gives valid
+ * output of one format.
+ */
+export type OutFormat = 'input' | 'text' | 'jsonl';
+
+/**
+ * Writes runs: only text that was in the input, byte for byte.
  * text: runs separated by a blank line; --doc-per-line: one run per line;
  * jsonl: one record per run, the input record's other fields carried through, plus
- * "tadpole": { doc, segments: [first, last] } (segment ordinals within the document).
+ * "tadpole": { doc, segments: [first, last] } (segment ordinals within the document); a run
+ * of a plain-text document also names its source: "tadpole": { file, line, ... }.
  */
 export class RunWriter {
-  /** asJsonl: every run as a JSONL record, whatever the input format (--weights). */
   constructor(
     private sink: Sink,
     private reader: ReaderOptions,
-    private asJsonl = false,
+    private format: OutFormat = 'input',
     /** False when text was written before this writer's output (a later shard, a resumed run): separators continue. */
     private first = true,
   ) {}
@@ -41,10 +49,12 @@ export class RunWriter {
 
   async write(run: KeptRun, extra?: Record<string, unknown>): Promise<void> {
     const text = run.doc.text.slice(run.start, run.end);
-    if (run.doc.fields !== undefined || this.asJsonl) {
-      const rec = { ...(run.doc.fields ?? {}), [this.reader.textField]: text, tadpole: { doc: run.doc.ordinal, segments: [run.firstSegment, run.lastSegment], ...extra } };
+    const asRecord = this.format === 'jsonl' || (this.format === 'input' && run.doc.fields !== undefined);
+    if (asRecord) {
+      const source = run.doc.fields === undefined ? { file: run.doc.file, line: run.doc.line } : {};
+      const rec = { ...(run.doc.fields ?? {}), [this.reader.textField]: text, tadpole: { doc: run.doc.ordinal, ...source, segments: [run.firstSegment, run.lastSegment], ...extra } };
       await this.sink.write(JSON.stringify(rec) + '\n');
-    } else if (this.reader.docPerLine) {
+    } else if (this.reader.docPerLine && run.doc.fields === undefined) {
       await this.sink.write(text + '\n');
     } else {
       if (this.first) this.startedWithBlock = true;

@@ -14,7 +14,7 @@ import type { Ledger } from '../store/ledger.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from './progress.js';
-import { RunWriter, writeKeptRuns } from './runs.js';
+import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { DEFAULT_CHECKPOINT_SECONDS, readShardSummary, type ReadPosition } from './shard-score.js';
 import { DocIndexReader } from './doc-index.js';
 import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from './indexed-doc.js';
@@ -61,6 +61,8 @@ export interface EmitShardOptions {
   partial: string;
   /** Where the finished output is moved. */
   target: string;
+  /** How kept runs are written (runs.ts); default 'input'. */
+  outFormat?: OutFormat;
   resume: boolean;
   checkpointSeconds?: number;
   signal?: AbortSignal;
@@ -90,7 +92,8 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   const p = shardPaths(opts.runDir, opts.id);
   const off = opts.cut.shards[shard];
   if (!off || opts.cut.of !== of) throw new TadpoleError('TADPOLE_RUN', `the cut in ${opts.runDir} is for ${opts.cut.of} shards, not ${of}: run tadpole cut again`);
-  const cutKey = cutKeyOf(opts.cut, off);
+  // Another output format is another output: a checkpoint written in one is not continued in the other.
+  const cutKey = cutKeyOf(opts.cut, off) + (opts.outFormat && opts.outFormat !== 'input' ? `|${opts.outFormat}` : '');
   const donePath = join(p.dir, 'emit.json');
   if (existsSync(donePath)) {
     const d = JSON.parse(readFileSync(donePath, 'utf8')) as EmitDone;
@@ -112,7 +115,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   const secondsBefore = cp?.stats.seconds ?? 0;
   const plan = cp ? resumePlan(opts.plan, cp.at) : opts.plan;
   const sink = Sink.toResumableFile(opts.partial, opts.target, cp?.outputBytes ?? 0);
-  const writer = new RunWriter(sink, opts.reader, false, cp ? cp.atStart : !off.precededByKept);
+  const writer = new RunWriter(sink, opts.reader, opts.outFormat, cp ? cp.atStart : !off.precededByKept);
   const spill = new SpillReader(p.spill, cp?.spillRecords ?? 0);
   let consumed = cp?.spillRecords ?? 0;
   const index = indexed ? new DocIndexReader(p.docIndex, cp?.docIndexOffset ?? 0) : undefined;

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { OutFormat } from './runs.js';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
@@ -117,6 +118,7 @@ export interface EmitStageOptions extends StageCommon {
   id: ShardId;
   /** Output file; default parts/part-IIIII-of-NNNNN in the run directory. */
   output?: string;
+  outFormat?: OutFormat;
 }
 
 /** `emit --run-dir DIR --shard i/n`: shard i's kept text (reads inputs and settings from the ledger). */
@@ -133,7 +135,7 @@ export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { t
     mkdirSync(runPaths(opts.runDir).parts, { recursive: true });
     const partial = `${partPath(opts.runDir, opts.id)}.partial`;
     const stats = await withShardLock(opts.runDir, opts.id, () =>
-      emitShard({ ...stageOpts(opts), id: opts.id, inputs, reader: identity.reader, plan, segment: identity.segment, cut, ledger, partial, target }),
+      emitShard({ ...stageOpts(opts), id: opts.id, inputs, reader: identity.reader, plan, segment: identity.segment, cut, ledger, partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) }),
     );
     return { ...stats, target };
   } finally {

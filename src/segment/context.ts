@@ -1,5 +1,5 @@
 /**
- * Segment scores in their document's context (issue 10, session 17).
+ * Segment scores in their document's context.
  *
  * The paper scores a segment by the plain mean of its sentence scores. Two things make that
  * noisy, and both are fixed here:
@@ -13,15 +13,13 @@
  *   (w_seg * mean_seg + context * w_avg * mean_doc) / (w_seg + context * w_avg).
  *   A single-segment document keeps its own (length-weighted) mean.
  *
- * Measured on the selection suite (scripts/research/README.md, "Document context"), over
- * fit seeds 0/1/2: the default's worst mix (news) 50.2/49.6/50.0 -> 53.3/52.7/55.0, mean
- * 88.6/88.4/88.3 -> 89.9/90.0/90.0, no mix more than 1 point lower.
+ * Both together raised the selection suite's worst mix, where either alone did not
+ * (docs/research.md, "Document context").
  */
 
 /**
- * The document's mean counts as 15 average sentences: one full segment (the paper's γ).
- * Suite minimum over three fit seeds: 5 -> 52.2-55.4, 15 -> 52.7-55.0, 50 -> 51.5-52.4;
- * 15 won leave-one-domain-out on 10 of 11 held-out mixes.
+ * The document's mean counts as 15 average sentences: one full segment (the paper's γ), on a
+ * plateau where 5 to 50 all do about as well (docs/research.md, "Document context").
  */
 export const DEFAULT_DOC_CONTEXT = 15;
 

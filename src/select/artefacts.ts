@@ -1,12 +1,11 @@
 /**
- * Task artefacts (issue 10, session 32). A task file often carries tokens its text does not:
+ * Task artefacts. A task file often carries tokens its text does not:
  * a label or a row number before each sentence ("positive\t...", "1234\t..."), a prefix or a
  * separator ("Claim: ...", "... [SEP]"). No corpus sentence has them, so they rank no corpus
  * text; but each alone tells the task from the corpus, and a regression of task against corpus
  * then stops learning from the task side: every other weight comes from the corpus side alone.
- * With such a token on every task sentence the default kept 19.0-27.8% in-domain text on the
- * suite's news-brown mix (51.8% without), 25.6-30.3% on religion-brown (74.1%), and down to
- * 7.0% on topic-sport-10 (scripts/research/README.md, "Task artefacts").
+ * With such a token on every task sentence the default lost most of its in-domain text on the
+ * suites' hardest mixes (docs/research.md, "Task artefacts").
  *
  * So before any fit the task sentences lose the tokens that sit where artefacts sit and are at
  * least 100 times rarer there in the corpus sample: a token that is the first (or the last) of

@@ -1,6 +1,6 @@
 /**
- * `auto`: choose the selector per task. No single recipe wins on every domain (issue 10:
- * each of DSIR, a task-vs-corpus classifier and the LSA/Moore-Lewis ensemble fails on some
+ * `auto`: choose the selector per task. No single recipe wins on every domain (each
+ * of DSIR, a task-vs-corpus classifier and the LSA/Moore-Lewis ensemble fails on some
  * mix), so the choice is made on the task itself: hold out a seeded share of the task
  * sentences and of the general (corpus) sample, fit every candidate on the rest, and
  * measure how well each ranks the held-out task sentences above the held-out corpus
@@ -28,33 +28,16 @@ import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceSc
 export const AUTO_DEFAULTS = {
   /**
    * One candidate, the z-score ensemble of the classifier (word 1-2-grams + char 5-grams,
-   * digits folded, two self-training rounds: classifier.ts) and DSIR on the same features.
-   * On the suite (corpora/suite, README "The selection suite", three fit seeds) it raised
-   * the minimum from 43.4-45.0% to 49.6-50.2% and the mean from 85.6-85.9% to 88.5-88.6%,
-   * losing under 1 point on one mix (wiki, 92.4 -> 91.5 on average); finance 60.1 -> 68.9,
-   * news 45.0 -> 50.2 (scripts/research/README.md, "Subword features"). The classifier alone
-   * has a higher minimum (52.7-53.6%) but loses 2-3 points on wiki and 6-7 on finance; the
-   * pair is kept for what the suite cannot show: each single recipe collapses on some task
-   * (the issue-10 held-out mix B: logistic regression 37.6%, DSIR 94.4%), and a
-   * discriminative and a generative scorer rarely fail on the same one. Choosing among
-   * candidates by held-out AUROC did worse (40.9% vs 44.5% minimum, word features): a
-   * classifier that latches onto the task's own formatting separates held-out task sentences
-   * perfectly and still misses the corpus's in-domain text. With one candidate auto still
-   * measures it, so a near-random task is reported. A component takes its own options after
-   * colons (component-spec.ts). Wider lists: --option candidates=classifier,dsir,distance,classifier+dsir+distance
-   *
-   * DSIR scores per n-gram (norm=mean) since session 17: its log importance weight is a sum
-   * over a sentence's n-grams, so a long sentence was extreme for its length alone; per
-   * n-gram, with segments scored in document context (--doc-context), the suite's minimum
-   * went 52.7-55.0% -> 54.7-57.1% and the mean 89.9-90.0% -> 90.7-91.0% over three fit
-   * seeds, no mix more than 0.6 points lower (fiction) (scripts/research/README.md, "DSIR
-   * per n-gram").
-   *
-   * Since session 18 the pair is self-trained by segments (self-training.ts), and the
-   * classifier's own per-sentence self-training inside it moves 5% of the sample's sentences
-   * once (it moved 10%, then 20%): at 10% in-domain the larger moves drifted to other domains
-   * (bio 61.7% kept), and with none at all the tasks worded like their corpus lost 1-4 points
-   * (wiki 91.2 -> 89.3; scripts/research/README.md, "Self-training by segments").
+   * digits folded, one 5% self-training move of its own: classifier.ts) and DSIR per n-gram
+   * on the same features. A pair rather than one scorer because each single recipe collapses
+   * on some task, and a discriminative and a generative scorer rarely fail on the same one;
+   * choosing among candidates by held-out AUROC did worse, since a classifier that latches
+   * onto the task's own wording separates held-out task sentences and still misses the
+   * corpus's in-domain text. With one candidate auto still measures it, so a near-random task
+   * is reported. A component takes its own options after colons (component-spec.ts). Why each
+   * part, with the figures: docs/methods/default.md and docs/research.md ("Subword features",
+   * "DSIR per n-gram", "Self-training by segments").
+   * Wider lists: --option candidates=classifier,dsir,distance,classifier+dsir+distance
    */
   candidates: 'classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean',
   /** Held-out share of task and general sentences for the AUROC. */
@@ -197,12 +180,9 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   // its --keep when it completes a model; fit takes --keep SHARE.
   const keep = ctx.options.keep === undefined ? undefined : numOpt(ctx.options, 'keep', 0.2, (v) => v > 0 && v < 1);
   const expand = numOpt(ctx.options, 'expand', keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4, (v) => v > 0 && v * Math.max(1, rounds) < 1);
-  // A task of titles moves by consensus (session 28): on the three title mixes of the check
-  // suite it raised both the mean and the worst in every setting measured: at 30% in-domain
-  // (worst 40.6 / 35.1 / 30.3 -> 58.8 / 48.7 / 39.0 over three draws, fit seed 1: 44.1 -> 55.5),
-  // at 10% (43.0 -> 44.3, 43.1 -> 44.1 over two fit seeds) and at 3% (23.5 -> 29.2, 24.0 ->
-  // 29.9); running text keeps the mean, since there consensus loses where the domain is scarce
-  // (scripts/research/README.md, "Titles move by consensus").
+  // A task of titles moves by consensus: on the title mixes it raised the mean and the worst in
+  // every setting measured, where for running text consensus loses when the domain is scarce
+  // (docs/research.md, "Titles move by consensus").
   const titlesDefault = functionWords.skipped && ctx.options.moveBy === undefined;
   const moveBy = strOpt(ctx.options, 'moveBy', functionWords.skipped ? 'consensus' : SELF_TRAINING_DEFAULTS.moveBy, MOVE_BY) as MoveBy;
   if (titlesDefault) ctx.log?.('auto: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');

@@ -1,5 +1,5 @@
 /**
- * Text the user does not want kept (`fit --avoid FILE`, issue 10, session 23).
+ * Text the user does not want kept (`fit --avoid FILE`).
  *
  * Where the default fails, it keeps the task's topic in another genre (Usenet hockey posts
  * for a task of sports news) or the task's genre on another topic, and which of the two the
@@ -9,15 +9,9 @@
  * moves only the corpus sample's own segments, never moves them to the task side.
  *
  * Their weight is a share of the sample's, whatever their number: few sentences are counted
- * several times, many are subsampled. Measured with 50, 200 and 1,000 sentences of the
- * unwanted source, from outside the mix, on eleven mixes (the check suite's five topic-in-
- * another-genre and title mixes, and six suite mixes, with text a user would see kept and
- * reject: wiki for the news tasks, patient leaflets for bio, news for finance and wiki), the
- * minimum over the eleven was 36.5 without, and by share of the sample's weight:
- * 5%: 51.6-54.5, 10%: 50.2-52.1, 20%: 52.6-55.4, 30%: 39.2-53.5, 40%: 43.0-56.6 (mean
- * 68.6 without; 79.6-83.4 at 20%). At 30% and more, avoided text that shares the task's
- * vocabulary takes in-domain text with it (wiki avoided for a news task: news-agnews 60.2 ->
- * 46.9 at 40%) (scripts/research/README.md, "Text to avoid").
+ * several times, many are subsampled. A fifth gave the best worst mix over eleven mixes and
+ * three sizes of avoided text; more, and avoided text that shares the task's vocabulary takes
+ * in-domain text with it (docs/research.md, "Text to avoid").
  */
 import { Rng } from '../core/rng.js';
 import { numOpt } from './options.js';

@@ -25,12 +25,11 @@ export const CLASSIFIER_DEFAULTS = {
   /** L2 penalty on the touched weights per update (keeps rare n-grams from dominating). */
   l2: 1e-5,
   /**
-   * Self-training rounds after the first fit (0 = plain PU classifier). Two, with subword
-   * features: the suite's minimum 47.0% -> 54.5% for the classifier alone, finance 53.3 ->
-   * 63.6 (scripts/research/README.md, "Subword features"); with word features a second
-   * round drifted (news 47.0 -> 44.5). The default pair (auto.ts) runs one round of 5% inside
-   * its own self-training by segments (self-training.ts): moving single sentences drifts when
-   * the task's domain is a small share of the corpus.
+   * Self-training rounds after the first fit (0 = plain PU classifier): the corpus sentences
+   * it finds most task-like join the positives, which teaches it the corpus's own wording. The
+   * default pair (auto.ts) runs one round of 5% inside its own self-training by segments
+   * (self-training.ts): moving single sentences drifts when the task's domain is a small share
+   * of the corpus (docs/research.md, "Subword features", "Self-training by segments").
    */
   rounds: 2,
   /** Share of the general sample moved to the positive side per round (its most task-like). */
@@ -38,7 +37,7 @@ export const CLASSIFIER_DEFAULTS = {
   /**
    * Word 1-2-grams plus character 5-grams of each word, digits folded: a task's wording
    * rarely matches the corpus's in-domain text word for word (PhraseBank's "EUR131m" and
-   * "mn" against Reuters' "mln dlrs"; scripts/research/README.md, "Subword features").
+   * "mn" against Reuters' "mln dlrs"; docs/research.md, "Subword features").
    */
   features: 'chars-folded' as FeatureSet,
   /** Characters per subword when features include chars. */
@@ -47,11 +46,9 @@ export const CLASSIFIER_DEFAULTS = {
    * No weight may fall below -weightFloor x the weights' root mean square (0: no floor).
    * A feature found in many corpus sentences and never in the task (wikitext's "<unk>",
    * markup, a tokeniser's habits) is pushed down on every pass until it alone sinks any
-   * sentence that holds it, in-domain text included: on the suite's format trap (wiki-raw) the
-   * classifier alone kept 4.8% in-domain text and the default 66.0%. The most negative
-   * weight of a real feature on the other suite mixes was 29-61 RMS, the trap's 111; at 48
-   * every other mix keeps exactly what it kept, at 25-30% and 10% in-domain, and the trap
-   * 81.4% (scripts/research/README.md, "Transfer mixes and a format trap").
+   * sentence that holds it, in-domain text included. 48 is the lowest floor that changes
+   * nothing measured outside such a trap: a real feature's most negative weight sits far
+   * above it (docs/research.md, "Transfer mixes and a format trap").
    */
   weightFloor: 48,
 } as const;

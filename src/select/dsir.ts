@@ -5,7 +5,7 @@
  * Deterministic ranking by the weight (no Gumbel resampling: the cut does the selection).
  * `--option features=chars-folded` adds character 5-grams of each word, digits folded
  * (features.ts): not the paper's features, but the default ensemble's DSIR component,
- * which they lifted on every suite mix but bio (scripts/research/README.md, "Subword features").
+ * which they lifted on every suite mix but bio (docs/research.md, "Subword features").
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { intOpt, needGeneral, needTask, numOpt, strOpt } from './options.js';
@@ -34,7 +34,7 @@ export function bucketLogProbs(sentences: string[], buckets: number, alpha: numb
 /**
  * How a sentence's n-gram log ratios make its score. `sum`: the paper's log importance weight.
  * `mean`: per n-gram, so a long sentence is not more extreme for its length alone (as
- * Moore-Lewis scores per word); the default ensemble's DSIR (scripts/research/README.md,
+ * Moore-Lewis scores per word); the default ensemble's DSIR (docs/research.md,
  * "DSIR per n-gram").
  */
 export const DSIR_NORMS = ['sum', 'mean'] as const;

@@ -2,7 +2,7 @@
  * Ensemble of selectors: each component's sentence score is z-normalised with the mean and
  * standard deviation it gives on a sample of the GENERAL text, measured at fit time and
  * stored, so scoring still streams; the ensemble score is the sum. On the Figure-5 mix at
- * segment level (scripts/research/README.md) Moore-Lewis + distance kept more in-domain
+ * segment level (docs/research.md, "Before the suites") Moore-Lewis + distance kept more in-domain
  * text than either alone, on the tuned tasks and on the untuned ones.
  *
  * A component is a selection method that needs no extra input (moore-lewis, distance, dsir)

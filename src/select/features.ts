@@ -18,7 +18,7 @@ export type FeatureSet = (typeof FEATURE_SETS)[number];
 
 /**
  * Characters per subword. 5 beat 3 and 4 on the selection suite's minimum for the
- * classifier, and for DSIR inside the default ensemble (scripts/research/README.md,
+ * classifier, and for DSIR inside the default ensemble (docs/research.md,
  * "Subword features").
  */
 export const SUBWORD_CHARS = 5;

@@ -1,7 +1,7 @@
 /**
  * LSA: hashed 1-2-gram tf-idf -> truncated SVD (randomized range finder, Halko et al. 2011),
  * fitted on task + general sample and stored in the selector JSON. It gives a detector the
- * few dominant directions that near-isotropic hashed features lack (issue 5, Targets).
+ * few dominant directions that near-isotropic hashed features lack.
  */
 import { b64ToF32, b64ToI32, f32ToB64, i32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';

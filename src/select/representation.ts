@@ -5,7 +5,7 @@
  * 'auto' uses the embedder the user named (`--embedder`), and otherwise fits an LSA: with
  * no BERT model that is the better default (on the Figure-5 mix hashed features gave
  * chance-level selection, 41% Bio, while distance on the LSA kept 74.9%;
- * scripts/research/README.md), but an explicitly named embedder is never swapped out.
+ * docs/research.md, "Before the suites"), but an explicitly named embedder is never swapped out.
  */
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';

@@ -1,5 +1,5 @@
 /**
- * Self-training by segments (issue 10, session 18).
+ * Self-training by segments.
  *
  * A task is rarely worded like the corpus's own in-domain text: PhraseBank's Finnish company
  * releases against 1987 Reuters wires, AG News snippets against BBC articles. A model fitted
@@ -13,43 +13,35 @@
  * Judging by segments, not sentences, is what makes it safe: one sentence's score is noise,
  * a segment's is what the cut keeps (the classifier's old per-sentence self-training, moving
  * 10% then 20% of the sentences, drifted to other domains when the in-domain text was a tenth
- * of the corpus: scripts/research/README.md, "Self-training by segments").
+ * of the corpus: docs/research.md, "Self-training by segments").
  *
  * Without segments (a caller of the library that passes a plain list of general sentences)
  * there is no self-training: moving single sentences at these shares drifted (on the
  * hard-wrapped forum mix, 85.7-87.8% kept in-domain against 92.6-96.1% by segments or without
- * self-training; scripts/research/README.md). The model records it and the fit log says so.
+ * self-training; docs/research.md). The model records it and the fit log says so.
  */
 import { sentenceWeight } from '../segment/context.js';
 import type { FitContext, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const SELF_TRAINING_DEFAULTS = {
   /**
-   * Rounds after the first fit. Three rounds, against the session-17 default (keep 20%,
-   * 25-30% in-domain): minimum 55.0 -> 60.9, mean 90.8 -> 94.7 (finance 74.8 -> 95.5); with
-   * the in-domain text cut to 10% of each mix, mean 77.4 -> 80.4 (scripts/research/README.md,
-   * "Self-training by segments"). A fourth round (the last move = the share kept), session
-   * 21, over three draws of the sixteen-mix suite: mean 91.0/90.2/92.1 -> 92.0/90.9/93.1,
-   * minimum 51.3/39.4/45.4 -> 51.8/40.0/46.1, and no worse at 10% and 3% in-domain; a fifth
-   * moved more than there was (scripts/research/README.md, "Another draw of the suite").
+   * Rounds after the first fit: four, so that the moves add up to the share kept; a fifth
+   * moves more than there is when the in-domain text is scarce (docs/research.md,
+   * "Self-training by segments"; figures in docs/methods/default.md).
    */
   rounds: 4,
   /**
    * Share of the sample's sentences moved to the task side in round r (1-based): r * expand.
-   * 0.1 (10%, 20%) lifted the suite as much, but at 10% in-domain it moved more than there
-   * was and lost up to 14 points (bio 61.6 -> 47.4). When the share to keep is known (filter
-   * --keep, fit --keep K) expand is K / 4: at 3% in-domain (keep 3%) a fixed 5% drifted
-   * to a 58.8% mean (reviews 0.0%), K / 4 kept 78.4% (scripts/research/README.md). This is
-   * K / 4 for the default --keep 0.2.
+   * When the share to keep is known (filter --keep, fit --keep K) expand is K / 4, so the
+   * moves add up to the share kept: larger fixed moves take more than there is when the
+   * in-domain text is scarce, and drift (docs/research.md, "Self-training by segments").
+   * This is K / 4 for the default --keep 0.2.
    */
   expand: 0.05,
   /**
-   * How segments are ranked for a move (MOVE_BY below). Consensus (session 27) lifted the worst
-   * of both suites' 78 figures (28.9% → 38.0%) but lost where the in-domain text is scarce
-   * (worst at 3%: 25.3% → 15.5%), so it is an option (scripts/research/README.md, *Consensus moves*).
-   * Session 30 weighed it again: 108 figures of four suites at 30% in-domain, worst 28.9% → 38.0%;
-   * on mixes four times larger at 10% and 3%, news-brown 34.2% → 26.6% and 14.0% → 3.3%
-   * (scripts/research/README.md, *A probe suite*).
+   * How segments are ranked for a move (MOVE_BY below). Consensus lifts the worst mix where the
+   * in-domain text is plentiful but loses where it is scarce, so it is an option
+   * (docs/research.md, "Consensus moves").
    */
   moveBy: 'mean' as MoveBy,
 };
@@ -73,7 +65,7 @@ export interface SelfTrainingRound {
 export interface SelfTrainingRecord {
   rounds: number;
   expand: number;
-  /** Absent in models fitted before it was an option (session 27): those moved by the mean. */
+  /** Absent in older models, fitted before it was an option: those moved by the mean. */
   moveBy?: MoveBy;
   /** False when the sample had no segments: then nothing was moved. */
   bySegments: boolean;

@@ -4,13 +4,11 @@
  * genre of a sentence without its topic). Moving by consensus (moveBy=consensus), a segment
  * then goes to the task side only when the topic views and the style view all rank it high:
  * forum posts about the task's sport, or encyclopedia articles about its subject, no longer
- * move. On the check suite's topic-sport mix (sport news as the task, Usenet sport groups
- * among the distractors) it kept 83.3 / 91.3 / 73.6% in-domain over three draws, against
- * 57.6 / 60.6 / 41.6% by default and 66.4 / 68.4 / 47.3% by consensus alone; with the domain
- * scarce it is as weak as consensus (3% in-domain: worst 16.7%), so it is not the default
- * (scripts/research/README.md, "A style view"). `style=guard` only lets the view veto moves
- * (self-training.ts's guard): the filtering model stays the candidate, and the worst of the
- * scarce settings stays 0-3 points below the default's.
+ * move. It is the strongest remedy measured when the kept text is the task's topic in another
+ * genre, but it sinks tasks whose wanted text is written unlike the task, and it is weak
+ * where the domain is scarce, so it is an option (docs/research.md, "A style view").
+ * `style=guard` only lets the view veto moves (self-training.ts's guard): the filtering model
+ * stays the candidate.
  */
 import { parseComponentSpec } from './component-spec.js';
 
@@ -19,9 +17,8 @@ export type StyleMode = (typeof STYLE_MODES)[number];
 
 /**
  * style=guard: the share of the sample's segments, best first by the style view, that a move
- * may take from. 0.3 against 0.5 on the weak mixes (draw 0): topic-sport 79.1 against 64.6,
- * topic-sport-10 54.4 against 50.5, news-brown 51.2 against 49.4, at 3% in-domain news-brown
- * 24.8 against 21.4 (scripts/research/README.md, "A style view").
+ * may take from; 0.3 did better than 0.5 on every weak mix measured (docs/research.md,
+ * "A style view").
  */
 export const STYLE_GUARD_SHARE = 0.3;
 
@@ -30,8 +27,8 @@ export const STYLE_COMPONENT = 'classifier:rounds=0:features=style';
 
 /**
  * Each candidate with the style view added, unless style is not `on`, the task reads as
- * titles (a headline has too few function words for a style: with one, sport-titles went
- * 48.7 -> 23.9 and 39.0 -> 19.2 on two draws), or the candidate already has a style component.
+ * titles (a headline has too few function words for a style: with one, the title mixes
+ * lost), or the candidate already has a style component.
  */
 export function withStyleView(candidates: string[], mode: StyleMode, telegraphic: boolean): string[] {
   if (mode !== 'on' || telegraphic) return candidates;

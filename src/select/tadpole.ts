@@ -10,9 +10,8 @@
  *   a one-class detector also finds "normal") is not kept.
  * - detector = 'auto' (the default, auto.ts): the z-score ensemble of the task-vs-corpus
  *   classifier and DSIR, measured on held-out task and corpus sentences (AUROC stored, warned
- *   when near random). Chosen on the selection suite (corpora/suite, README) by the minimum
- *   over eleven domains (fifteen mixes since session 19, sixteen since session 20) among
- *   scorers costing at most 2x `random`, and as the hedge against one recipe collapsing on a
+ *   when near random). Chosen on the selection suite (corpora/suite, docs/benchmarks/selection-suites.md)
+ *   by the minimum over its mixes among scorers costing at most 2x `random`, and as the hedge against one recipe collapsing on a
  *   task (see AUTO_DEFAULTS); the Moore-Lewis + distance ensemble below, the default before,
  *   had a lower minimum and costs 9x.
  * - detector = 'ensemble': the sum of the components' scores (default Moore-Lewis +

@@ -1,5 +1,5 @@
 /**
- * Telegraphic tasks (issue 10, session 22). A task written as headlines, paper titles or
+ * Telegraphic tasks. A task written as headlines, paper titles or
  * keywords ("Injured Heskey to miss England friendly") carries about half the function words
  * of running text. Fitted against a corpus of prose, the default's classifier and DSIR then
  * learn "has function words" as the surest sign of the corpus, and the text they rank first
@@ -11,7 +11,7 @@
  *
  * The threshold sits in a wide gap: over the 16 suite mixes and the 7 prose mixes of the
  * check suite the task's share was 0.72-1.17 of the sample's; on the three headline and
- * title tasks, 0.43-0.49 (scripts/research/README.md, "A check suite, and telegraphic tasks").
+ * title tasks, 0.43-0.49 (docs/research.md, "Telegraphic tasks").
  */
 import { functionWordShare } from '../text/function-words.js';
 import { parseComponentSpec } from './component-spec.js';

@@ -3,13 +3,15 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { isSeekableText } from '../io/format/magic.js';
+import { inputPath, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
 /** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
 const END_BYTES = 64 * 1024;
 
-export function fingerprintInput(input: string, idx: number): InputFingerprint {
+export function fingerprintInput(ref: InputRef, idx: number): InputFingerprint {
+  const input = inputPath(ref);
   if (input === STDIN) return { idx, path: STDIN, size: -1, mtimeMs: 0, headTailSha256: '', gzip: false };
   let fd: number;
   try {
@@ -29,13 +31,13 @@ export function fingerprintInput(input: string, idx: number): InputFingerprint {
       readSync(fd, tail, 0, tailLen, st.size - tailLen);
       h.update(tail);
     }
-    return { idx, path: resolve(input), size: st.size, mtimeMs: st.mtimeMs, headTailSha256: h.digest('hex'), gzip: !isSeekableText(input) };
+    return { idx, path: resolve(input), size: st.size, mtimeMs: st.mtimeMs, headTailSha256: h.digest('hex'), gzip: typeof ref === 'string' ? !isSeekableText(input) : !ref.seekable };
   } finally {
     closeSync(fd);
   }
 }
 
-export function fingerprintInputs(inputs: string[]): InputFingerprint[] {
+export function fingerprintInputs(inputs: readonly InputRef[]): InputFingerprint[] {
   return inputs.map((f, i) => fingerprintInput(f, i));
 }
 

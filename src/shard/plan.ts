@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { sniffFile } from '../io/format/magic.js';
 import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
-import { formatOfInput, isDelimited, type ReaderOptions } from '../io/documents.js';
+import { isDelimited, type ReaderOptions } from '../io/documents.js';
+import { resolveInputs, type InputRef } from '../io/input-kind.js';
 import { STDIN, type ByteRange } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
@@ -29,8 +29,9 @@ const SCAN = 64 * 1024;
  * file is cut at the first row group starting at or after the cut (its offsets are rows). Every
  * process computes the same cuts from the same bytes, so shards never overlap or miss.
  */
-export function planShard(inputs: string[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
-  if (of > 1 && inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
+export function planShard(given: readonly InputRef[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
+  const inputs = resolveInputs(given, reader.format);
+  if (of > 1 && inputs.some((k) => k.input === STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
   const starts: number[] = [];
   let total = 0;
   for (const f of fps) {
@@ -44,15 +45,16 @@ export function planShard(inputs: string[], fps: InputFingerprint[], reader: Rea
     let j = 0;
     while (j < fps.length - 1 && starts[j + 1]! <= g) j++;
     const f = fps[j]!;
-    if (f.size > 0 && sniffFile(inputs[j]!) === 'parquet') {
+    const kind = inputs[j]!;
+    if (f.size > 0 && kind.format === 'parquet') {
       // Parquet splits between row groups; offsets in a Parquet file are rows (src/io/format/parquet.ts).
-      const row = parquetCutRow(inputs[j]!, g - starts[j]!);
+      const row = parquetCutRow(kind.input, g - starts[j]!);
       return row === undefined ? { input: j + 1, offset: 0 } : { input: j, offset: row };
     }
-    const format = formatOfInput(reader.format, inputs[j]!);
-    if (f.gzip || f.size <= 0 || isDelimited(format)) return { input: j, offset: 0 };
+    const format = kind.format;
+    if (!kind.seekable || f.size <= 0 || isDelimited(format)) return { input: j, offset: 0 };
     const perLine = format === 'jsonl' || reader.docPerLine;
-    const b = nextBoundary(inputs[j]!, g - starts[j]!, f.size, perLine);
+    const b = nextBoundary(kind.input, g - starts[j]!, f.size, perLine);
     return b >= f.size ? { input: j + 1, offset: 0 } : { input: j, offset: b };
   };
   const from = cut(shard);

@@ -4,8 +4,8 @@
  * beyond one Set lookup per word. A task written as headlines, titles or keywords carries
  * about half the function words of running text; fitted against a corpus of prose, a
  * selector then learns "has function words" as the surest sign of the corpus and ranks any
- * telegraphic text first (tables, signatures, for-sale ads): scripts/research/README.md,
- * "A check suite, and telegraphic tasks".
+ * telegraphic text first (tables, signatures, for-sale ads): docs/research.md,
+ * "Telegraphic tasks".
  */
 import { hashString } from './ngrams.js';
 

@@ -31,7 +31,7 @@
  * see there): for selection, a 600-character sentence of hard-wrapped prose or verse is a
  * worse unit than its lines. The pieces are still verbatim spans of the text.
  *
- * Speed (issue 12): the rules above were kept exactly while the code was rewritten for speed
+ * Speed: the rules above were kept exactly while the code was rewritten for speed
  * (1.55-2.2x, scripts/bench/splitter.js); test/text/sentences-identity.test.ts holds every
  * span to those of the splitter it replaced, on every shared corpus and on random text.
  */

@@ -5,7 +5,7 @@
  * and other symbols are skipped; hashed as 1-3-grams. "I think you" and "?" mark a forum post,
  * "Xx Xx said ." and quotes a news story, whatever the sport or the party. Markup symbols
  * ("<", "@", "#") are left out because they are a corpus's format rather than its genre: with
- * them, a placeholder like "<unk>" in the in-domain text alone sank it (scripts/research/README.md,
+ * them, a placeholder like "<unk>" in the in-domain text alone sank it (docs/research.md,
  * "A style view").
  */
 import { FUNCTION_WORD_HASHES } from './function-words.js';

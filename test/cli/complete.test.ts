@@ -142,13 +142,14 @@ describe('the default method without --general', () => {
     const task = join(dir, 'task.txt');
     const m = join(dir, 'default.json');
     expect(cli(['fit', '--task', task, '--general-sample', '2000', '-o', m]).code).toBe(0);
-    const r = cli(['filter', '-m', m, corpus]);
+    // -v: the completion's fit step by step (without it, one line says what was completed).
+    const r = cli(['filter', '-m', m, corpus, '-v']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/completing tadpole from the corpus: 2000 sentences/);
     expect(bioShare(r.stdout)).toBeGreaterThan(0.9);
     // The default self-trains by the sample's segments, a quarter of --keep per round (20%: 5% = 100 of 2000 sentences).
     expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(1\d\d sentences\) taken as task text/);
-    const k = cli(['filter', '-m', m, corpus, '--keep', '0.4', '--stats', join(dir, 'keep40.json')]);
+    const k = cli(['filter', '-m', m, corpus, '--keep', '0.4', '-v', '--stats', join(dir, 'keep40.json')]);
     expect(k.stderr).toMatch(/self-training round 1: \d+ sample segments \(2\d\d sentences\) taken as task text/);
     // fit --keep sizes the moves when the sample is given now; a detector that does not self-train refuses it.
     const k10 = join(dir, 'keep10.json');

@@ -13,7 +13,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const docs = realMix(60);
       writeFileSync(corpus, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
       const model = join(dir, 'model.json');
-      const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
+      const fit = await runCli(['fit', '-v', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/auto: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
       expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
@@ -45,7 +45,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const task = join(dir, 'titles.jsonl');
       writeFileSync(task, corpusRecords('cs-scitldr-abstracts/dev.jsonl.gz', 400).map((r) => JSON.stringify({ text: String(r.title) })).join('\n') + '\n');
       const model = join(dir, 'model.json');
-      const fit = await runCli(['fit', '--task', task, '--general', corpus, '-o', model]);
+      const fit = await runCli(['fit', '-v', '--task', task, '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/auto: function words are 1\d% of the task's words and [34]\d% of the corpus sample's: the task reads as headlines or titles/);
       const m = JSON.parse(readFileSync(model, 'utf8'));

@@ -10,13 +10,17 @@ const f = (name: string) => join(tmp.dir, name);
 afterAll(() => tmp.cleanup());
 
 describe.skipIf(!sharedDir())('fit -q: warnings only (real text)', () => {
-  it('a good fit prints nothing; the same fit without -q prints its sample, rounds and choice', async () => {
+  it('a good fit prints nothing under -q, a few lines by default, and its sample, rounds and choice under -v', async () => {
     writeFileSync(f('task.jsonl'), chemprotSentences(600).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
     writeFileSync(f('mix.jsonl'), realMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
     const quiet = await runCli(['fit', '-q', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('q.json')]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe('');
-    const loud = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('l.json')]);
+    const plain = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('p.json')]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr.trim().split('\n').length, plain.stderr).toBeLessThanOrEqual(4);
+    expect(plain.stderr).not.toMatch(/self-training round/);
+    const loud = await runCli(['fit', '-v', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('l.json')]);
     expect(loud.stderr).toMatch(/general sample: \d+ sentences/);
     expect(loud.stderr).toMatch(/self-training round 1/);
     expect(loud.stderr).toMatch(/fitted tadpole on \d+ task sentences \+ \d+ general; wrote /);

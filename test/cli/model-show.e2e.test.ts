@@ -13,7 +13,7 @@ describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
   it('prints what fit printed, from the file; --json the same as data; a waiting model says so; errors exit 2 and 4', async () => {
     writeFileSync(f('task.jsonl'), chemprotSentences(400).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
     writeFileSync(f('mix.jsonl'), realMix(30).map((d) => JSON.stringify(d)).join('\n') + '\n');
-    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('m.json')]);
+    const fit = await runCli(['fit', '-v', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('m.json')]);
     expect(fit.code, fit.stderr).toBe(0);
     const show = await runCli(['model', 'show', f('m.json')]);
     expect(show.code, show.stderr).toBe(0);

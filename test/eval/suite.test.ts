@@ -139,9 +139,9 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   const avoided = specsIn('suite-avoid');
   // corpora/suite-fresh: five mixes built after every choice, from pairings no other suite uses.
   const fresh = specsIn('suite-fresh');
-  // corpora/suite-probe: a question task and four more topics within a genre (session 30).
+  // corpora/suite-probe: a question task and four more topics within a genre.
   const probe = specsIn('suite-probe');
-  // corpora/suite-raw: two suite tasks as their datasets ship them, labels kept (session 32).
+  // corpora/suite-raw: two suite tasks as their datasets ship them, labels kept.
   const raw = specsIn('suite-raw');
   for (const f of [...files, ...hard, ...check, ...avoided, ...fresh, ...probe, ...raw]) {
     const least = f.startsWith('../suite-check/') || f.startsWith('../suite-avoid/') ? 0.1 : 0.2;

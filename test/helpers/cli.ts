@@ -43,7 +43,7 @@ export function tempDir(prefix = 'tadpole-test-'): { dir: string; cleanup: () =>
  */
 export async function fitThenFilter(dir: string, task: string, corpus: string, extra: string[], tag: string): Promise<{ model: string; kept: string; fitStderr: string }> {
   const model = join(dir, `${tag}.json`);
-  const fit = await runCli(['fit', '--task', task, '--doc-per-line', '--general', corpus, ...extra, '-o', model]);
+  const fit = await runCli(['fit', '-v', '--task', task, '--doc-per-line', '--general', corpus, ...extra, '-o', model]);
   expect(fit.code, fit.stderr).toBe(0);
   const kept = join(dir, `${tag}.jsonl`);
   const f = await runCli(['filter', '-m', model, corpus, '-o', kept, '-q']);

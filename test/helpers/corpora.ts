@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
-import { csvRecords } from '../../src/eval/csv.js';
+import { csvRows } from '../../src/io/lines.js';
 import { stripEmailHeaders } from '../../src/eval/normalize.js';
 
 /** JSONL records of a gzipped corpus file under shared/corpora, first `limit`. */
@@ -45,13 +45,9 @@ export function realMix(perSource = 60): Array<{ text: string; source: string }>
 
 /** AG News sports items (title + description): mostly US leagues. */
 export async function agNewsSports(limit: number): Promise<string[]> {
-  const text = gunzipSync(readFileSync(sharedPath('corpora', 'task-ag-news', 'test.csv.gz'))).toString('utf8');
-  async function* lines(): AsyncIterable<string> {
-    yield* text.split('\n');
-  }
   const out: string[] = [];
   let header = true;
-  for await (const r of csvRecords(lines())) {
+  for await (const r of csvRows(sharedPath('corpora', 'task-ag-news', 'test.csv.gz'))) {
     if (header) {
       header = false;
       continue;

@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -88,6 +88,36 @@ describe('sampleSentences: seeking in plain files', () => {
     expect(ids.some((id) => id >= 100_000)).toBe(true);
   });
 
+  it('a folder of files and their concatenation give the same seek sample, draws crossing from one file into the next', async () => {
+    // 24 files, one of a single document: many draws land in a file's last document.
+    const parts = Array.from({ length: 24 }, (_, k) => (k === 5 ? jsonlDocs(1500, 1501) : jsonlDocs(k * 300, k * 300 + 300)));
+    const files = parts.map((t, k) => join(dir, `part-${k}.jsonl`));
+    parts.forEach((t, k) => writeFileSync(files[k]!, t));
+    const whole = join(dir, 'parts.jsonl');
+    writeFileSync(whole, parts.join(''));
+    for (const seed of [1, 2, 3]) {
+      const f = await sampleSentences(files, JSONL, { size: 1500, seed, seekMinBytes: 0 });
+      const w = await sampleSentences([whole], JSONL, { size: 1500, seed, seekMinBytes: 0 });
+      expect(f.sampler).toBe('seek');
+      expect(f.sentences).toEqual(w.sentences);
+      expect(f.fingerprint).toBe(w.fingerprint);
+    }
+  });
+
+  it('stdin with a spool is spooled whole, then seek-sampled as the file it now is: the file\'s sample', async () => {
+    const text = jsonlDocs(0, 6000);
+    const file = join(dir, 'piped.jsonl');
+    writeFileSync(file, text);
+    const spoolPath = join(dir, 'stdin.spool');
+    const spool = createWriteStream(spoolPath);
+    const f = await sampleSentences([file], JSONL, { size: 1200, seed: 4, seekMinBytes: 0 });
+    const i = await sampleSentences(['-'], JSONL, { size: 1200, seed: 4, seekMinBytes: 0 }, { stdin: Readable.from([Buffer.from(text)]), spool });
+    await new Promise<void>((r) => spool.end(r));
+    expect(i.sampler).toBe('seek');
+    expect(i.fingerprint).toBe(f.fingerprint);
+    expect(readFileSync(spoolPath, 'utf8')).toBe(text); // every byte kept for the passes after
+  });
+
   it('a huge sparse file with few documents is not read whole: the draws stay bounded', async () => {
     // 8 GiB, of which only the first 2 MB hold documents: most draws land in the hole
     // (NUL bytes, no line break) and give up after MAX_SEEK_DOC_BYTES.
@@ -125,6 +155,20 @@ describe('sampleSentences: one reservoir pass where seeking cannot work', () => 
     const ids = docIds(p.sentences);
     expect(Math.min(...ids)).toBeLessThan(200);
     expect(Math.max(...ids)).toBeGreaterThan(1800);
+  });
+
+  it('a compressed input that plain would be seek-sampled says so (differs); a small one reads the same either way', async () => {
+    const text = jsonlDocs(0, 3000);
+    const gz = join(dir, 'says.jsonl.gz');
+    writeFileSync(gz, gzipSync(text));
+    const big = await sampleSentences([gz], JSONL, { size: 300, seed: 9, seekMinBytes: 1000 });
+    expect(big.sampler).toBe('reservoir');
+    expect(big.differs).toMatch(/says\.jsonl\.gz is gzip-compressed; the same text as plain files .* is sampled by seeking, which draws another sample/);
+    const small = await sampleSentences([gz], JSONL, { size: 300, seed: 9 });
+    expect(small.differs).toBeUndefined();
+    expect(small.readWhole).toBe('a gzip input');
+    const piped = await sampleSentences(['-'], JSONL, { size: 300, seed: 9, seekMinBytes: 1000 }, { stdin: Readable.from([Buffer.from(text)]) });
+    expect(piped.differs).toMatch(/stdin is read as it streams/);
   });
 
   it('a seek sample that comes up short on a small file is redone exactly', async () => {

@@ -71,7 +71,7 @@ describe.skipIf(!HAVE_SHARED)('selectors on a small real bio-vs-news mix', () =>
   it.skipIf(!HAVE_DETECTORS)('tadpole with the paper\'s isolation forest fits, round-trips and scores deterministically', async () => {
     const a = await fitAndScore('tadpole', { detector: 'iforest' });
     const b = await fitAndScore('tadpole', { detector: 'iforest' }, 7, 17);
-    // No quality bar: on LSA/hash features the forest is near chance (issue 5; see the report).
+    // No quality bar: on LSA/hash features the forest is near chance (docs/methods/detectors.md).
     expect(Array.from(b.scores)).toEqual(Array.from(a.scores));
   });
 

@@ -1,5 +1,5 @@
 /**
- * The sentence splitter was rewritten for speed (issue 12): these tests hold it to
+ * The sentence splitter was rewritten for speed: these tests hold it to
  * EXACTLY the spans of the splitter it replaced, so the rewrite cannot drift.
  * - Real text: a digest of every span over a sample of every shared corpus (and the golden
  *   cases) must equal the digest recorded from the old splitter

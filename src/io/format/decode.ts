@@ -48,7 +48,14 @@ const decoders: ReadonlyMap<FormatKind, { decode: Decoder; label: string }> = ne
  * works; a gzipped tarball is refused as binary). Anything that is not text is refused
  * with one line before a byte of it is filtered.
  */
-export async function* decodeInput(chunks: AsyncIterable<Buffer>, name: string, inside?: string): AsyncGenerator<Buffer> {
+export async function* decodeInput(chunks: AsyncIterable<Buffer>, name: string, inside?: string, known?: FormatKind): AsyncGenerator<Buffer> {
+  // `known`: what the file's first bytes were already judged to be (src/io/input-kind.ts).
+  if (known !== undefined && known !== 'text') {
+    const decoder = decoders.get(known);
+    if (!decoder) refuse(known, name, inside);
+    yield* decodeInput(decoder.decode(chunks, name), name, decoder.label);
+    return;
+  }
   const { head, rest } = await peek(chunks, SNIFF_BYTES);
   if (head.length === 0) return;
   const kind = sniff(head);

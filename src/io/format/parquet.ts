@@ -9,7 +9,7 @@ import { HAS_BUILTIN_ZSTD } from './zstd.js';
  * zstd pages go to Node's zlib zstd where present, else fzstd.
  *
  * Measured on 56.6 MB of JSONL written by DuckDB as Parquet (27,530 rows, one run each,
- * README "Parquet: reader choice"): hyparquet + Node 24 zstd 0.74 s, snappy 1.33 s;
+ * docs/design/decisions.md, "Parquet"): hyparquet + Node 24 zstd 0.74 s, snappy 1.33 s;
  * hyparquet + fzstd (Node 20) 3.8 s; DuckDB's Node API (1 thread) 1.5 s zstd, 1.7 s snappy.
  * hyparquet is 520 KB of JS with no dependency; DuckDB's Node package is 70 MB of native code.
  *

@@ -5,7 +5,7 @@ import { TadpoleError } from '../../core/errors.js';
  * step). Measured on 20 MB of JSONL (xz -6): 13.4 MB/s, six times the default filter's
  * 2 MB/s. bzip2 is refused instead: the one streaming pure-JS decoder (unbzip2-stream)
  * read the same 20 MB at 1.6 MB/s, slower than the filter itself, so recompressing with
- * the bzip2 CLI first is the faster road (README "Packages").
+ * the bzip2 CLI first is the faster road (docs/design/decisions.md).
  */
 export async function* xzDecode(chunks: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
   // A CommonJS bundle: its exports arrive on `default` when imported from ESM.

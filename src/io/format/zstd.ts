@@ -7,7 +7,7 @@ import { through } from './stream.js';
  * zstd: Node's own (zlib, Node >= 22.15) when this Node has it, else fzstd (pure JS).
  *
  * Measured on 100 MB of JSONL from shared/corpora (zstd -3, 30.5 MB), decompressed
- * output per second, streaming, one run each (README "zstd: package choice"):
+ * output per second, streaming, one run each (docs/design/decisions.md, "zstd"):
  *   Node 24 built-in 175 MB/s; zstd-napi 213 MB/s (Node 20); fzstd 42 MB/s; gunzip 215 MB/s.
  * zstd-napi has no prebuilt binary that installs offline: it compiles zstd from source at
  * `npm ci` (95 s here, and a C toolchain for every user); fzstd is 96 KB of JS with no

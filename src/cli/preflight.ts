@@ -1,0 +1,109 @@
+import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
+import { expandInputs } from '../io/inputs/expand.js';
+import type { CommandSpec, ParsedArgs } from './args.js';
+
+/**
+ * Checks made before a command reads anything: every output it will write can be written
+ * (its folder exists and is a folder), no output is one of its inputs (the same file
+ * through links and relative paths), and no two outputs are the same file. A user's
+ * mistake then costs nothing: one line, an exit code, and no input touched.
+ */
+export function preflight(spec: CommandSpec, args: ParsedArgs, cwd: string): void {
+  const outputs: Array<{ flag: string; path: string; kind: 'file' | 'dir' }> = [];
+  const inputs: Array<{ flag: string; path: string }> = [];
+  for (const f of spec.flags) {
+    const value = args.flags[f.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+    if (value === undefined || value === false) continue;
+    const values = Array.isArray(value) ? value : [String(value)];
+    if (f.role === 'output-file' || f.role === 'output-dir') {
+      for (const v of values) if (v !== '-') outputs.push({ flag: f.alias ? `-${f.alias}/--${f.name}` : `--${f.name}`, path: resolve(cwd, v), kind: f.role === 'output-file' ? 'file' : 'dir' });
+    } else if (f.role === 'input') {
+      for (const v of values) if (v !== '-') inputs.push({ flag: `--${f.name}`, path: v });
+    }
+  }
+  if (spec.positionalInputs) for (const p of args.positionals) if (p !== '-') inputs.push({ flag: 'input', path: p });
+  if (outputs.length === 0) return;
+  for (const o of outputs) checkWritable(o.flag, o.path, o.kind, cwd);
+  const files = outputs.filter((o) => o.kind === 'file');
+  for (let i = 0; i < files.length; i++) {
+    for (let j = i + 1; j < files.length; j++) {
+      if (sameFile(files[i]!.path, files[j]!.path)) {
+        throw new TadpoleError('TADPOLE_USAGE', `${files[i]!.flag} and ${files[j]!.flag} name the same file (${shown(files[i]!.path, cwd)}): give each output its own name`);
+      }
+    }
+  }
+  const existing = files.filter((o) => existsSync(o.path));
+  if (existing.length === 0) return;
+  for (const input of inputs) {
+    // Folders and globs are checked file by file: an output inside an input folder is one of its inputs.
+    const expanded = expandedQuietly(resolve(cwd, input.path));
+    for (const file of expanded) {
+      for (const o of existing) {
+        if (sameFile(o.path, file)) {
+          throw new TadpoleError('TADPOLE_USAGE', `${o.flag} ${shown(o.path, cwd)} is ${input.flag === 'input' ? 'an input' : `the ${input.flag} input`}${file !== resolve(cwd, input.path) ? ` (under ${input.path})` : ''}: tadpole never writes over what it reads; choose another output name`);
+        }
+      }
+    }
+  }
+}
+
+function expandedQuietly(path: string): string[] {
+  try {
+    return expandInputs([path]);
+  } catch {
+    return []; // a missing input is the command's own error to give, with its own wording
+  }
+}
+
+function shown(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same file: one inode on one device (links, `./a` and `a`, a bind mount), or the same path. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const sa = statOf(a);
+  const sb = statOf(b);
+  return !!sa && !!sb && sa.isFile() && sa.dev === sb.dev && sa.ino === sb.ino;
+}
+
+function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: string): void {
+  const here = statOf(path);
+  if (here) {
+    if (kind === 'file' && here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: it is a folder; name a file`);
+    if (kind === 'dir' && !here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot use ${flag} ${shown(path, cwd)}: it is a file, not a folder`);
+    if (kind === 'dir') return writableFolder(flag, path, path, cwd);
+    if (!here.isFile()) return; // a device or a pipe (/dev/null, a fifo) is written in place
+  }
+  if (kind === 'file') {
+    const folder = dirname(path);
+    const st = statOf(folder);
+    if (!st) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: the folder ${shown(folder, cwd)} does not exist (create it first)`);
+    if (!st.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: ${shown(folder, cwd)} is not a folder`);
+    return writableFolder(flag, path, folder, cwd);
+  }
+  // A folder output is created with its parents: the nearest one that exists must be a writable folder.
+  let up = dirname(path);
+  while (!statOf(up)) up = dirname(up);
+  if (!statOf(up)!.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot create ${flag} ${shown(path, cwd)}: ${shown(up, cwd)} is a file, not a folder`);
+  writableFolder(flag, path, up, cwd);
+}
+
+function writableFolder(flag: string, path: string, folder: string, cwd: string): void {
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: the folder ${shown(folder, cwd)} is not writable`);
+  }
+}

@@ -1,0 +1,86 @@
+import { statSync } from 'node:fs';
+import { readHead, sniff, type FormatKind } from './format/magic.js';
+import { JSONL_SNIFF_BYTES, looksLikeJsonl } from './format/jsonl-sniff.js';
+import { STDIN } from './input.js';
+import { resolveFormat, type InputFormat, type ResolvedFormat } from './input-format.js';
+
+/**
+ * What one input is, decided once from its name, its first bytes and its size, and then
+ * carried with it: the sampler, the reader, the opener, the shard planner and the run
+ * fingerprint read this record instead of sniffing the file again.
+ */
+export interface InputKind {
+  /** The input as given: a path, or '-' for stdin. */
+  input: string;
+  /** The --format it was resolved under (a reader given another one resolves it again). */
+  requested: InputFormat;
+  /** What its first bytes are (src/io/format/magic.ts); 'text' for stdin and pipes, judged as they stream. */
+  bytes: FormatKind;
+  /** How its documents are cut: --format, else its name, else its first bytes; Parquet by magic bytes. */
+  format: ResolvedFormat | 'parquet';
+  /** The format came from the first bytes (a plain file that starts like JSONL), not from --format or the name. */
+  sniffedJsonl: boolean;
+  /**
+   * The format is judged on the decoded stream's first bytes as it is read: stdin, pipes and
+   * compressed files under --format auto whose name says nothing.
+   */
+  formatFromStream: boolean;
+  /** A regular file of plain UTF-8 text, so a byte offset can be seeked to (shards, resume, the seek sampler). */
+  seekable: boolean;
+  /** Bytes on disk; -1 for stdin or a path that cannot be read (the reader reports it when it opens it). */
+  size: number;
+}
+
+/** An input as a path (or '-') or as a record already resolved. */
+export type InputRef = string | InputKind;
+
+export function inputPath(ref: InputRef): string {
+  return typeof ref === 'string' ? ref : ref.input;
+}
+
+/** The kind of one input: one stat and one read of its first 64 KiB. */
+export function resolveInput(input: string, format: InputFormat): InputKind {
+  if (input === STDIN) {
+    const byName = resolveFormat(format, input);
+    return { input, requested: format, bytes: 'text', format: byName, sniffedJsonl: false, formatFromStream: format === 'auto' && byName === 'text', seekable: false, size: -1 };
+  }
+  let size = -1;
+  let regular = false;
+  let head: Buffer | undefined;
+  try {
+    const st = statSync(input);
+    size = st.size;
+    regular = st.isFile();
+    if (regular) head = readHead(input);
+  } catch {
+    // Missing or unreadable: the reader says so, with the file's name, when it opens it.
+  }
+  const bytes: FormatKind = head ? sniff(head) : 'text';
+  const byName = resolveFormat(format, input);
+  const plain = bytes === 'text';
+  const sniffedJsonl = plain && byName === 'text' && format === 'auto' && head !== undefined && looksLikeJsonl(head.subarray(0, JSONL_SNIFF_BYTES));
+  return {
+    input,
+    requested: format,
+    bytes,
+    format: bytes === 'parquet' ? 'parquet' : sniffedJsonl ? 'jsonl' : byName,
+    sniffedJsonl,
+    formatFromStream: format === 'auto' && byName === 'text' && bytes !== 'parquet' && !(plain && regular),
+    seekable: plain && regular,
+    size,
+  };
+}
+
+/** The kind of an input given as a path or as a record resolved under another --format. */
+export function kindOf(ref: InputRef, format: InputFormat): InputKind {
+  return typeof ref !== 'string' && ref.requested === format ? ref : resolveInput(inputPath(ref), format);
+}
+
+export function resolveInputs(inputs: readonly InputRef[], format: InputFormat): InputKind[] {
+  return inputs.map((i) => kindOf(i, format));
+}
+
+/** Compressed (or re-encoded) bytes: read from the start, never seeked into. */
+export function isCompressed(kind: InputKind): boolean {
+  return kind.bytes === 'gzip' || kind.bytes === 'zstd' || kind.bytes === 'xz';
+}

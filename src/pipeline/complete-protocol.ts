@@ -1,0 +1,13 @@
+import type { EmbedderSpec } from '../embed/factory.js';
+import type { SentenceSample } from '../io/sample.js';
+import type { ModelFile } from '../model/file.js';
+
+/** What the completion worker (complete-worker.ts) is given: plain data, cloned across. */
+export interface CompletionJob {
+  model: ModelFile;
+  sample: SentenceSample;
+  embedder?: Partial<EmbedderSpec>;
+  keep?: number;
+}
+
+export type CompletionReply = { log: string } | { model: ModelFile } | { error: { message: string; code?: string } };
