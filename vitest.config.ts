@@ -1,11 +1,29 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { sharedDir } from './src/core/shared.js';
+import { testKinds } from './test/helpers/test-kinds.js';
+
+const kinds = testKinds(fileURLToPath(new URL('.', import.meta.url)));
+const haveShared = sharedDir() !== undefined;
+// Without the shared corpora the files that read them are not run: said once, here.
+const exclude = haveShared ? [] : kinds.needsShared;
+if (!haveShared && !process.env.TADPOLE_TEST_SHARED_NOTICE) {
+  process.env.TADPOLE_TEST_SHARED_NOTICE = '1';
+  console.log(`no shared corpora ($TADPOLE_SHARED, or ../shared beside the checkout): ${kinds.needsShared.length} test files that read them are skipped`);
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // 2-core machines: two workers, generous timeouts for the end-to-end CLI tests.
+    // 2-core machines: two workers.
     maxWorkers: 2,
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      // Library code in this process: each test well under a second on one core.
+      { extends: true, test: { name: 'unit', include: kinds.unit, exclude, testTimeout: 60_000, hookTimeout: 60_000 } },
+      // Spawns the CLI (most on real text): fits and filters end to end.
+      { extends: true, test: { name: 'e2e', include: kinds.e2e, exclude, testTimeout: 120_000, hookTimeout: 120_000 } },
+      // Real text from the shared corpora and models, in this process.
+      { extends: true, test: { name: 'corpus', include: kinds.corpus, exclude, testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
   },
 });

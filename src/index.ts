@@ -1,7 +1,6 @@
 /** The library API: everything the CLI does is reachable from here. */
 export { TadpoleError, EXIT, type TadpoleErrorCode } from './core/errors.js';
 export { Rng } from './core/rng.js';
-export { sharedDir, sharedPath } from './core/shared.js';
 
 export { readDocuments, resolveFormat, ReadCounters, DEFAULT_READER, type Doc, type ReaderOptions, type ReadOptions } from './io/documents.js';
 export { readSentences } from './io/sentences.js';

@@ -61,4 +61,16 @@ describe('library API (the README example)', () => {
     expect(api.METHOD_NAMES).toEqual(expect.arrayContaining(['contrast', 'tadpole', 'random', 'distance', 'knn-tapt', 'moore-lewis', 'dsir', 'textgram']));
     expect(api.DETECTOR_NAMES).toEqual(expect.arrayContaining(['iforest', 'eif', 'knn', 'lof', 'pca', 'mahalanobis', 'ocsvm']));
   });
+  it('exports this API and no more: a name added or dropped is a change to the package, made here on purpose', () => {
+    // Research helpers (scripts/research/) and the checkout's ../shared layout are not API:
+    // those scripts import dist/<path>.js directly.
+    expect(Object.keys(api).sort()).toEqual([
+      'DEFAULT_READER', 'DETECTOR_NAMES', 'EXIT', 'HashEmbedder', 'MAX_WRAPPED_LENGTH', 'METHOD_NAMES', 'ReadCounters', 'Rng', 'ScoreSketch', 'Sink', 'TadpoleError',
+      'auroc', 'averagePrecision', 'checkDeferredOptions', 'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'defaultEngine',
+      'deferFit', 'describeModel', 'detectorFromJSON', 'exactCut', 'fitModel', 'formatRankTable', 'groupText', 'isKept', 'loadSpec', 'needsCompletion', 'openScorer',
+      'rankDetectors', 'readDocuments', 'readModel', 'readSentences', 'resolveFormat', 'runEval', 'runFilter', 'sampleSentences', 'segmentBounds', 'segmentScores',
+      'selectKeptInMemory', 'selectorFactory', 'sphericalKMeans', 'splitSentences', 'summarizeModel', 'validateModel', 'writeModel',
+    ]);
+    for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
+  });
 });

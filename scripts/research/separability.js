@@ -13,6 +13,7 @@
 // usage: node scripts/research/separability.js [SPEC...]   (default: every spec of SUITE_DIR,
 //   default corpora/suite; the mix cached by suite.js: run suite.js on it first)
 //   env PARTS=source|words|style, K=8, JUDGE=classifier:rounds=0
+import '../../dist/select/registry.js'; // registers the methods auto's candidates are fitted with
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
 import { groupText } from '../../dist/inspect/groups.js';
 import { FUNCTION_WORDS } from '../../dist/text/function-words.js';

@@ -57,7 +57,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const positionals: string[] = [];
   const isFlag = (w: string) => w.startsWith('-') && w !== '-' && !/^-\d/.test(w);
   let i = 0;
-  let listSeen = new Set<string>();
+  const listSeen = new Set<string>();
   while (i < argv.length) {
     const word = argv[i++] as string;
     if (word === '--') {
@@ -75,7 +75,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       name = word.slice(0, eq);
       inline = word.slice(eq + 1);
     }
-    let f = byName.get(name);
+    const f = byName.get(name);
     if (!f && name.startsWith('--no-')) {
       const pos = byName.get(`--${name.slice(5)}`);
       if (pos && pos.type === 'boolean') {

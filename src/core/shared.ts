@@ -3,16 +3,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The folder of shared corpora and models: $TADPOLE_SHARED, else ../shared beside the
- * checkout (the layout CI uses). Returns undefined when neither exists.
+ * The folder of shared corpora and models: $TADPOLE_SHARED when it is set (so that setting it
+ * to a folder without them, e.g. an empty one, means "none"), else ../shared beside the
+ * checkout (the layout CI uses). A folder counts when it holds corpora/; undefined otherwise.
  */
 export function sharedDir(): string | undefined {
   const env = process.env.TADPOLE_SHARED;
-  if (env && existsSync(env)) return resolve(env);
   const here = dirname(fileURLToPath(import.meta.url));
   // src/core or dist/core -> repo root -> ../shared
-  const candidate = resolve(here, '..', '..', '..', 'shared');
-  return existsSync(candidate) ? candidate : undefined;
+  const dir = env ? resolve(env) : resolve(here, '..', '..', '..', 'shared');
+  return existsSync(join(dir, 'corpora')) ? dir : undefined;
 }
 
 export function sharedPath(...parts: string[]): string {

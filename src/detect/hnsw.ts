@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const hnsw = require('hnswlib-node') as typeof import('hnswlib-node');
 
 export type Space = 'cosine' | 'l2' | 'ip';

@@ -8,17 +8,7 @@
 import { Rng } from '../core/rng.js';
 import { groupText } from '../inspect/groups.js';
 import type { EvalEngine } from './engine.js';
-
-export interface KeptGroupsSpec {
-  /** Groups of the kept text (inspect --groups). */
-  groups: number;
-  /** A group is avoided when at least this share of its characters is out of domain. */
-  outOfDomain: number;
-  /** Sentences drawn from the avoided groups (fit --avoid). */
-  sentences: number;
-}
-
-export const KEPT_GROUPS_DEFAULTS: KeptGroupsSpec = { groups: 6, outOfDomain: 0.75, sentences: 200 };
+import type { KeptGroupsSpec } from './kept-groups-spec.js';
 
 export interface KeptGroupsPick {
   /** Each group's share of the kept text and the out-of-domain share of its characters, largest first. */

@@ -9,7 +9,8 @@ import { buildMix, type LabelCounts, type MixResult } from './mix.js';
 import { readSourceDocs } from './sources.js';
 import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from './spec.js';
 import { scoreHistogram, type Histogram } from './histogram.js';
-import { mixSentences, pickKeptGroups, type KeptGroupsSpec } from './kept-groups.js';
+import { mixSentences, pickKeptGroups } from './kept-groups.js';
+import type { KeptGroupsSpec } from './kept-groups-spec.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */

@@ -5,7 +5,7 @@ import { TadpoleError } from '../core/errors.js';
 import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
 import { selfTrains } from '../model/fit.js';
 import { METHOD_ALIASES, METHOD_NAMES } from '../select/registry.js';
-import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups.js';
+import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups-spec.js';
 
 /** How a file's records become documents (see corpora/README.md). */
 export type SourceFormat =

@@ -1,7 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import { csvRecords, CsvSyntaxError } from './format/csv.js';
 import { openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
-import { DEFAULT_MAX_DOC_BYTES, type Doc, type ReadCounters, type ReaderOptions, type Triage } from './documents.js';
+import { DEFAULT_MAX_DOC_BYTES, type Doc, type ReadCounters, type ReaderOptions, type Triage } from './doc.js';
 
 /** Where a CSV/TSV input comes from and how it is cut. */
 export interface CsvInput {

@@ -2,7 +2,7 @@ import { createReadStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
-import type { InputKind } from './input-kind.js';
+import type { FormatKind } from './format/magic.js';
 
 export const STDIN = '-';
 
@@ -24,8 +24,11 @@ export interface OpenOptions {
   /** Copy every raw byte read from stdin here, so pass 2 can re-read it. */
   spool?: WriteStream;
   range?: ByteRange;
-  /** The input's kind when already resolved: its first bytes are not judged again. */
-  kind?: InputKind;
+  /**
+   * The input's kind when already resolved (an InputKind, src/io/input-kind.ts, which imports
+   * this file): its first bytes are not judged again.
+   */
+  kind?: { seekable: boolean; size: number; bytes: FormatKind };
 }
 
 /**

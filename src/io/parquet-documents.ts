@@ -1,5 +1,5 @@
 import type { ByteRange } from './input.js';
-import type { Doc, ReadCounters, ReaderOptions } from './documents.js';
+import type { Doc, ReadCounters, ReaderOptions } from './doc.js';
 import { parquetRows } from './format/parquet.js';
 
 /**

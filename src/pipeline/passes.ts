@@ -9,7 +9,7 @@ import { KeptTriage } from './kept-triage.js';
 import { writeKeptRuns, type KeepTally, type RunWriter } from './runs.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import type { ScoredBatch } from './scored.js';
-import { segmentsOf } from './segments.js';
+import { segmentsOf } from './segment-records.js';
 
 /** Welford running mean/variance of sentence scores (for the paper's normalised weights). */
 export class Moments {

@@ -9,8 +9,10 @@ import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { createDetector } from '../detect/registry.js';
 import { auroc, averagePrecision, bestF1, f1AtCount } from '../detect/metrics.js';
+import type { RankMetrics, RankResult } from './result.js';
 
 export { formatRankTable } from './table.js';
+export type { RankResult } from './result.js';
 
 export interface RankOptions {
   taskX: Float32Array;
@@ -25,31 +27,6 @@ export interface RankOptions {
   detectorOptions?: Record<string, Record<string, unknown>>;
   /** Share of task rows held out; the paper uses 0.1. */
   testShare?: number;
-}
-
-export interface RankMetrics {
-  f1: number;
-  f1_best: number;
-  auroc: number;
-  ap: number;
-  fit_s: number;
-  score_per_s: number;
-}
-
-export interface RankRow extends RankMetrics {
-  name: string;
-  /** Sample standard deviation over the repeats (present when repeat > 1). */
-  std?: RankMetrics;
-}
-
-export interface RankResult {
-  detectors: RankRow[];
-  seed: number;
-  repeat: number;
-  /** Rows per split (of the first repeat; the sizes are the same for every seed). */
-  train: number;
-  test_task: number;
-  test_general: number;
 }
 
 const METRIC_KEYS: readonly (keyof RankMetrics)[] = ['f1', 'f1_best', 'auroc', 'ap', 'fit_s', 'score_per_s'];

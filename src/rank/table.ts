@@ -1,4 +1,4 @@
-import type { RankResult, RankRow } from './rank.js';
+import type { RankResult, RankRow } from './result.js';
 
 function fmt(v: number, digits: number): string {
   return Number.isFinite(v) ? v.toFixed(digits) : String(v);

@@ -22,9 +22,3 @@ export function segmentBounds(nSentences: number, size: number): number[] {
   for (let f = 0; f < nSentences; f += size) out.push(f, Math.min(size, nSentences - f));
   return out;
 }
-
-export function meanScore(scores: ArrayLike<number>, from: number, count: number): number {
-  let s = 0;
-  for (let i = 0; i < count; i++) s += scores[from + i] as number;
-  return s / count;
-}

@@ -11,6 +11,7 @@
  */
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
+import { linkedRegistry } from './registry-link.js';
 import { parseComponentSpec } from './component-spec.js';
 import type { SentenceHasher } from './features.js';
 import { needGeneral } from './options.js';
@@ -37,8 +38,7 @@ export function parseComponents(v: unknown): string[] {
 }
 
 export async function factoryOf(spec: string): Promise<{ factory: SelectorFactory; options: Record<string, unknown> }> {
-  // Loaded lazily: the registry imports tadpole.ts, which imports this file.
-  const { checkMethodOptions, selectorFactory } = await import('./registry.js');
+  const { checkMethodOptions, selectorFactory } = linkedRegistry();
   const { name, options } = parseComponentSpec(spec);
   // A component's own options are checked like the method's: a typo is an error, not ignored.
   if (METHOD_COMPONENTS.includes(name)) {

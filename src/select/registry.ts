@@ -3,6 +3,7 @@ import { TadpoleError } from '../core/errors.js';
 import { detectorOptions } from '../detect/registry.js';
 import { contrastSelector } from './auto.js';
 import { classifierSelector } from './classifier.js';
+import { linkRegistry } from './registry-link.js';
 import { distanceSelector } from './distance.js';
 import { dsirSelector } from './dsir.js';
 import { knnTaptSelector } from './knn-tapt.js';
@@ -78,3 +79,5 @@ export function checkMethodOptions(method: string, options: Record<string, unkno
   }
   checkOptions(owners, options, help);
 }
+
+linkRegistry({ selectorFactory, checkMethodOptions });

@@ -10,7 +10,8 @@ import { TadpoleError } from '../core/errors.js';
  *   from node::ObjectWrap, whose Node 24 destructor needs a live Environment).
  * - 13.x is Node-API (prebuilt binaries in the package, nothing compiled, one build for
  *   every Node >= 22) and exits cleanly on Node 24, but needs Node >= 22: it segfaults on 20.
- * So Node >= 22 loads 13 (installed as `better-sqlite3-napi`), Node 20 loads 12.
+ * So Node >= 22 loads 13 (installed as `better-sqlite3-napi`), Node 20 loads 12. Both are
+ * optional dependencies: npm skips 13 on Node 20 (its engines say >= 22) without a warning.
  */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 

@@ -24,7 +24,7 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       const avoid = join(dir, 'avoid.jsonl');
       writeFileSync(avoid, sportForumPosts().slice(400, 410).map((text) => JSON.stringify({ text })).join('\n') + '\n');
 
-      const keptShares = async (extra: string[], tag: string): Promise<{ share: Record<string, number>; stderr: string; model: Record<string, any> }> => {
+      const keptShares = async (extra: string[], tag: string): Promise<{ share: Record<string, number>; stderr: string; model: { counts: { avoidFiles?: string[]; avoidSentences: number }; selector: { state: { avoid?: unknown } } } }> => {
         const { model, kept, fitStderr } = await fitThenFilter(dir, task, corpus, extra, tag);
         return { share: keptShareBySource(kept), stderr: fitStderr, model: JSON.parse(readFileSync(model, 'utf8')) };
       };

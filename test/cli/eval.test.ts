@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { parseArgs } from '../../src/cli/args.js';
 import type { CliIO } from '../../src/cli/command.js';
 import { command } from '../../src/cli/eval.js';
 import { sharedDir } from '../../src/core/shared.js';
+import { testDir } from '../helpers/temp.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -28,7 +28,7 @@ describe('tadpole eval (CLI)', () => {
     await expect(runCli([])).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
   });
   it.skipIf(!sharedDir())('--json prints the methods and --report writes one HTML file; nothing on stderr without a TTY', async () => {
-    const report = join(mkdtempSync(join(tmpdir(), 'tadpole-cli-eval-')), 'report.html');
+    const report = join(testDir('tadpole-cli-eval-'), 'report.html');
     const r = await runCli(['--spec', 'corpora/smoke-bio.json', '--json', '--methods', 'random,dsir', '--max-sentences', '1500', '--report', report]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');

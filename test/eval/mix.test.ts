@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
 import { budgets, buildMix, chooseDocs } from '../../src/eval/mix.js';
 import type { SourceSpec } from '../../src/eval/spec.js';
+import { testDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tadpole-mix-'));
+const dir = testDir('tadpole-mix-');
 function source(label: string, n: number, len: number, share?: number): SourceSpec {
   const f = join(dir, `${label}.jsonl`);
   writeFileSync(f, Array.from({ length: n }, (_, i) => JSON.stringify({ text: `${label} ${i} `.padEnd(len, 'x') })).join('\n') + '\n');

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readSourceDocs } from '../../src/eval/sources.js';
 import type { FileSetSpec } from '../../src/eval/spec.js';
+import { testDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tadpole-sources-'));
+const dir = testDir('tadpole-sources-');
 let k = 0;
 function file(content: string, gz = true): string {
   const f = join(dir, `f${k++}${gz ? '.gz' : ''}`);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -9,9 +8,10 @@ import type { EvalResult, MethodResult } from '../../src/eval/run.js';
 import { chunkDocument, readSourceDocs } from '../../src/eval/sources.js';
 import { normalizeSpec, type FileSetSpec } from '../../src/eval/spec.js';
 import { formatSuite, leaveOneOut, summarizeDraws, summarizeSuite } from '../../src/eval/suite.js';
+import { testDir } from '../helpers/temp.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'tadpole-suite-'));
+const dir = testDir('tadpole-suite-');
 async function docs(fs: FileSetSpec): Promise<string[]> {
   const out: string[] = [];
   for await (const d of readSourceDocs(fs)) out.push(d);

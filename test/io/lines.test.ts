@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { csvRows, readLines } from '../../src/io/lines.js';
+import { testDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tadpole-lines-'));
+const dir = testDir('tadpole-lines-');
 
 async function collect(file: string, enc?: 'utf8' | 'latin1'): Promise<string[]> {
   const out: string[] = [];

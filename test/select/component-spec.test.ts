@@ -4,6 +4,7 @@ import { CLASSIFIER_DEFAULTS, classifierSelector } from '../../src/select/classi
 import { parseComponentSpec } from '../../src/select/component-spec.js';
 import { dsirSelector } from '../../src/select/dsir.js';
 import { fitEnsemble, loadEnsemble, parseComponents } from '../../src/select/ensemble.js';
+import { selectorFactory } from '../../src/select/registry.js';
 import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
 
 describe('component specs (name:key=value:...)', () => {
@@ -54,7 +55,7 @@ describe.skipIf(!HAVE_SHARED)('components with options on real text (ChemProt ta
   });
   it('the default model (contrast) stores both parts with subword features', async () => {
     const mix = smallMix();
-    const json = await contrastSelector.fit({ task: mix.task, general: mix.general, seed: 5, options: {} });
+    const json = await selectorFactory('contrast').fit({ task: mix.task, general: mix.general, seed: 5, options: {} });
     const sel = (json.state as { selector: { method: string; state: { parts: Array<{ name: string; selector: { method: string; params: Record<string, unknown> } }> } } }).selector;
     expect(sel.method).toBe('ensemble');
     expect(sel.state.parts.map((p) => [p.selector.method, p.selector.params.features, p.selector.params.charN])).toEqual([

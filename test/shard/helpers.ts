@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../../src/core/shared.js';
+import { testDir } from '../helpers/temp.js';
 
 /** The compiled CLI (npm test builds dist/ first): kill tests need a real child process. */
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'tadpole.js');
@@ -32,8 +32,9 @@ export function cliAsync(args: string[], opts: { env?: Record<string, string> } 
   return { child, done };
 }
 
+/** A new temporary folder, removed after the test file's last test. */
 export function tempDir(prefix = 'tadpole-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return testDir(prefix);
 }
 
 /** About `bytes` of real news text (BBC, JSONL), whole lines. */

@@ -6,7 +6,6 @@
  * them here too (or retire this file with the property test), and regenerate the digest
  * (node scripts/splitter-digest.mjs --write).
  */
-/* eslint-disable */
 /**
  * English sentence splitter: one left-to-right pass over the text that looks only at a
  * bounded window around each candidate (terminal punctuation, line breaks, bullets,

@@ -9,9 +9,7 @@ import { copyRows, l2NormalizeRows, poolTokens, type Pooling } from './pooling.j
 import { createSession, parseDevice, type OnnxSession, type OutputTensor } from './runtime.js';
 import { loadTokenizer, type WordPieceTokenizer } from './tokenizer.js';
 
-export { loadTokenizer, WordPieceTokenizer } from './tokenizer.js';
-export { planBatches, packBatch, type PackedBatch, type BatchPlan } from './batching.js';
-export { resolveModelDir, pickOnnxFile } from './model-dir.js';
+export { planBatches, packBatch, type PackedBatch } from './batching.js';
 
 export interface OnnxEmbedderOptions {
   modelDir?: string; // HF-style snapshot dir; else $TADPOLE_MODEL; else error naming what to do

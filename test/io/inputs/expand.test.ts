@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandInputs } from '../../../src/io/inputs/expand.js';
 import { globToRegExp } from '../../../src/io/inputs/glob.js';
+import { testDir } from '../../helpers/temp.js';
 
 function tree(files: string[]): string {
-  const root = mkdtempSync(join(tmpdir(), 'tadpole-expand-'));
+  const root = testDir('tadpole-expand-');
   for (const f of files) {
     mkdirSync(join(root, f, '..'), { recursive: true });
     writeFileSync(join(root, f), 'x\n');

@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The test files by project (vitest.config.ts), from what they run and read:
+ * - e2e: spawns the CLI (or another process);
+ * - corpus: reads the shared corpora or models ($TADPOLE_SHARED or ../shared) and spawns nothing;
+ * - unit: the rest.
+ * `needsShared` are the files that read the shared folder, e2e ones included: themselves,
+ * through a helper that does (test/helpers/corpora.ts, test/select/fixture.ts,
+ * test/shard/helpers.ts, the ONNX fixtures) or through a command that does (tadpole demo).
+ */
+const READS_SHARED = /\bsharedPath\(|\bsharedDir\(|\bHAVE_SHARED\b|helpers\/corpora\.js|shard\/helpers\.js|\.\/fixture\.js|reference-sentences\.mjs|\['demo'/;
+const SPAWNS = /\brunCli\(|\bcli(Async)?\(|\bspawn\(|\bspawnSync\(|\bexecFile(Sync)?\(|\bfork\(/;
+
+export interface TestKinds {
+  unit: string[];
+  e2e: string[];
+  corpus: string[];
+  needsShared: string[];
+}
+
+export function testKinds(root: string): TestKinds {
+  const out: TestKinds = { unit: [], e2e: [], corpus: [], needsShared: [] };
+  for (const f of (readdirSync(join(root, 'test'), { recursive: true }) as string[]).filter((x) => x.endsWith('.test.ts')).sort()) {
+    const file = join('test', f);
+    const source = readFileSync(join(root, file), 'utf8');
+    const shared = READS_SHARED.test(source);
+    if (shared) out.needsShared.push(file);
+    out[SPAWNS.test(source) ? 'e2e' : shared ? 'corpus' : 'unit'].push(file);
+  }
+  return out;
+}
