@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_DEFAULTS, contrastSelector } from '../../src/select/auto.js';
+import { AUTO_DEFAULTS } from '../../src/select/auto.js';
 import { CLASSIFIER_DEFAULTS, classifierSelector } from '../../src/select/classifier.js';
 import { parseComponentSpec } from '../../src/select/component-spec.js';
 import { dsirSelector } from '../../src/select/dsir.js';
