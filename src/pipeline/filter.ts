@@ -96,7 +96,12 @@ export interface FilterStats {
 
 export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
-  checkFilterOptions(given);
+  try {
+    checkFilterOptions(given);
+  } catch (err) {
+    await given.sink.abort(); // a refused run leaves no temp file beside its output
+    throw err;
+  }
   // Every input's kind (format, compression, seekable, size) is decided here, once.
   const opts: FilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
