@@ -23,6 +23,7 @@ describe('runFilter refusing its options', () => {
     expect(err).toBeInstanceOf(TadpoleError);
     expect((err as TadpoleError).exitCode).toBe(2);
     expect((err as Error).message).toMatch(message);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a temp file left open would be on disk by now
     expect(readdirSync(dir)).toEqual(['in.txt']);
   });
 });
