@@ -50,3 +50,18 @@ export async function fitThenFilter(dir: string, task: string, corpus: string, e
   expect(f.code, f.stderr).toBe(0);
   return { model, kept, fitStderr: fit.stderr };
 }
+
+/**
+ * The CLI's `main` in this process, with captured streams: the same parsing, checks and
+ * output as the `tadpole` binary, without a process start (for help and usage tests).
+ */
+export async function runMain(args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  const { Readable, Writable } = await import('node:stream');
+  const { main } = await import('../../src/cli/main.js');
+  const out: Buffer[] = [];
+  let err = '';
+  const stdout = new Writable({ write: (chunk: Buffer, _enc, done) => (out.push(Buffer.from(chunk)), done()) });
+  const stderr = new Writable({ write: (chunk: Buffer, _enc, done) => ((err += chunk.toString()), done()) });
+  const code = await main(args, { stdin: Readable.from([]), stdout, stderr, stderrIsTTY: false, env: process.env, cwd: process.cwd() });
+  return { code, stdout: Buffer.concat(out), stderr: err };
+}

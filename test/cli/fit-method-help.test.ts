@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DETECTOR_NAMES, detectorOptions } from '../../src/detect/registry.js';
 import { defaultOf } from '../../src/select/option-decl.js';
 import { METHOD_NAMES, methodOwners } from '../../src/select/registry.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 
 /** The part fit's help hook adds after the flags and notes. */
 function methodSection(stdout: Buffer, method: string): string {
@@ -14,7 +14,7 @@ function methodSection(stdout: Buffer, method: string): string {
 
 describe('tadpole fit --method X --help: the method and its declared options', () => {
   it('fit --help stays short and lists every method, one line each', async () => {
-    const r = await runCli(['fit', '--help']);
+    const r = await runMain(['fit', '--help']);
     expect(r.code).toBe(0);
     const text = r.stdout.toString();
     const methods = text.slice(text.indexOf('\nMethods ('));
@@ -25,7 +25,7 @@ describe('tadpole fit --method X --help: the method and its declared options', (
   });
 
   it.each(METHOD_NAMES)('%s: what it does, then every declared option with its default, under 100 columns', async (method) => {
-    const r = await runCli(['fit', '--method', method, '--help']);
+    const r = await runMain(['fit', '--method', method, '--help']);
     expect(r.code).toBe(0);
     const section = methodSection(r.stdout, method);
     for (const owner of methodOwners(method, {})) {
@@ -36,17 +36,17 @@ describe('tadpole fit --method X --help: the method and its declared options', (
   });
 
   it('contrast lists its research knobs under Experimental; auto (its older name) shows the same', async () => {
-    const section = methodSection((await runCli(['fit', '--method', 'contrast', '--help'])).stdout, 'contrast');
+    const section = methodSection((await runMain(['fit', '--method', 'contrast', '--help'])).stdout, 'contrast');
     const experimental = section.slice(section.indexOf('Experimental'));
     expect(experimental).toMatch(/^  candidates=/m);
     expect(section.slice(0, section.indexOf('Experimental'))).toMatch(/^  rounds=4 /m);
-    expect(methodSection((await runCli(['fit', '--method', 'auto', '--help'])).stdout, 'contrast')).toBe(section);
+    expect(methodSection((await runMain(['fit', '--method', 'auto', '--help'])).stdout, 'contrast')).toBe(section);
   });
 
   it.each(DETECTOR_NAMES)('tadpole --detector %s: the detector\'s options too; --detector alone means tadpole', async (detector) => {
-    const withMethod = methodSection((await runCli(['fit', '--method', 'tadpole', '--detector', detector, '--help'])).stdout, 'tadpole');
+    const withMethod = methodSection((await runMain(['fit', '--method', 'tadpole', '--detector', detector, '--help'])).stdout, 'tadpole');
     expect(withMethod).toContain(`Options of detector ${detector}`);
     for (const d of detectorOptions(detector) ?? []) expect(withMethod).toMatch(new RegExp(`^ +${d.name}=${String(d.default)}( |$)`, 'm'));
-    expect(methodSection((await runCli(['fit', `--detector=${detector}`, '--help'])).stdout, 'tadpole')).toBe(withMethod);
+    expect(methodSection((await runMain(['fit', `--detector=${detector}`, '--help'])).stdout, 'tadpole')).toBe(withMethod);
   });
 });
