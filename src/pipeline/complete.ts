@@ -39,7 +39,7 @@ export interface CompleteFromCorpusOptions {
   log?: (line: string) => void;
   /** The fit's own lines (its choice, every self-training round, warnings); default: log. */
   detail?: (line: string) => void;
-  /** SIGINT/SIGTERM: stop between the sampling and the fit's steps (throws Interrupted). */
+  /** SIGINT/SIGTERM: the fit then runs on a worker thread, ended at once by an abort (throws Interrupted). */
   signal?: AbortSignal;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
