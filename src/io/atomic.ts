@@ -8,9 +8,14 @@ import { TadpoleError } from '../core/errors.js';
  * still removes them: nothing half-written is left beside an output, no scratch in /tmp.
  */
 const TEMPS = new Set<string>();
+/** One 'exit' listener for the process's life: adding one each time the set refills piled them up. */
+let exitHooked = false;
 
 export function trackTemp(path: string): string {
-  if (TEMPS.size === 0) process.once('exit', removeTrackedTemps);
+  if (!exitHooked) {
+    process.on('exit', removeTrackedTemps);
+    exitHooked = true;
+  }
   TEMPS.add(path);
   return path;
 }

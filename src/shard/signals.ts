@@ -1,5 +1,4 @@
 import { EXIT } from '../core/errors.js';
-import { removeTrackedTemps } from '../io/atomic.js';
 import { Interrupted } from './interrupt.js';
 
 /**
@@ -24,10 +23,8 @@ export interface SignalTrap {
 export function trapSignals(command: string, after = 'no output written'): SignalTrap {
   const ac = new AbortController();
   let watchdog: NodeJS.Timeout | undefined;
-  const exitNow = (sig: NodeJS.Signals) => {
-    removeTrackedTemps();
-    process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
-  };
+  // process.exit runs io/atomic.ts's 'exit' listener, which removes the tracked temp files.
+  const exitNow = (sig: NodeJS.Signals) => process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
   const handler = (sig: NodeJS.Signals) => {
     if (ac.signal.aborted) exitNow(sig);
     ac.abort(sig);
