@@ -1,5 +1,6 @@
 import { usageError } from '../core/errors.js';
-import { closest } from './suggest.js';
+import { closest } from '../core/suggest.js';
+import { wrapWords } from '../core/wrap.js';
 
 export type FlagType = 'string' | 'number' | 'int' | 'boolean' | 'list';
 
@@ -130,17 +131,9 @@ function checkRange(f: FlagSpec, n: number): void {
 /** Help for non-terminals (files, pipes, docs) is wrapped at this many columns. */
 export const HELP_WIDTH = 100;
 
-/** Words of `text` in lines of at most `width` columns (a longer word stands alone). */
+/** wrapWords, with one empty line for no words (a help row always has a first line). */
 export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
+  const lines = wrapWords(text, width);
   return lines.length ? lines : [''];
 }
 

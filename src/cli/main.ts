@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, TadpoleError } from '../core/errors.js';
 import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
-import { closest } from './suggest.js';
+import { closest } from '../core/suggest.js';
 import { preflight } from './preflight.js';
 import type { CliIO, Command } from './command.js';
 

@@ -6,6 +6,8 @@
  * default other than the one the fit uses.
  */
 import { TadpoleError } from '../core/errors.js';
+import { editDistance } from '../core/suggest.js';
+import { wrapWords } from '../core/wrap.js';
 
 export type OptionType = 'number' | 'int' | 'string' | 'choice' | 'boolean';
 
@@ -75,26 +77,12 @@ export function parseOptionValue(owner: OptionOwner, d: OptionDecl, raw: unknown
   }
 }
 
-/** Edit distance (insert, delete, substitute, swap two neighbours), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min((d[i - 1]![j] as number) + 1, (d[i]![j - 1] as number) + 1, (d[i - 1]![j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (d[i - 2]![j - 2] as number) + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length] as number;
-}
-
 /** The known names closest to `key` (case aside, within a third of its length), best first. */
 export function suggestNames(key: string, known: readonly string[]): string[] {
   const k = key.toLowerCase();
   const limit = Math.max(1, Math.floor(k.length / 3));
   return known
-    .map((n) => ({ n, d: n.toLowerCase() === k ? 0 : distance(k, n.toLowerCase()) }))
+    .map((n) => ({ n, d: n.toLowerCase() === k ? 0 : editDistance(k, n.toLowerCase()) }))
     .filter((x) => x.d <= limit || x.n.toLowerCase().startsWith(k) || k.startsWith(x.n.toLowerCase()))
     .sort((x, y) => x.d - y.d)
     .map((x) => x.n);
@@ -159,16 +147,7 @@ export function defaultOf(d: OptionDecl): string {
 
 /** Words of `text` in lines of at most `width` columns, each after `indent`. */
 export function wrapText(text: string, indent: string, width = 98): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(indent + line);
-  return lines;
+  return wrapWords(text, width - indent.length).map((line) => indent + line);
 }
 
 /** Help lines for one owner's options: `  name=DEFAULT  (range)`, the help below; research knobs apart. */
