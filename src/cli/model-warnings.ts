@@ -1,10 +1,11 @@
 import type { ModelFile } from '../model/file.js';
 import { selfTrains } from '../model/fit.js';
 import { autoChoiceOf } from '../select/auto.js';
-
-/** fit --keep when none is given: the self-training's default expand is a quarter of it (self-training.ts). */
-const DEFAULT_FIT_KEEP = 0.2;
+import { SELF_TRAINING_DEFAULTS } from '../select/self-training.js';
 import type { CliIO } from './command.js';
+
+/** The share a fit without --keep sized its moves for: contrast moves a quarter of the share per round (auto.ts). */
+const DEFAULT_FIT_KEEP = SELF_TRAINING_DEFAULTS.expand * 4;
 
 /**
  * A model whose fit found the task near random against the corpus (auto's held-out AUROC)

@@ -1,7 +1,7 @@
-import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { expandInputs } from '../io/inputs/expand.js';
+import { expandInputs, statOrUndefined } from '../io/inputs/expand.js';
 import type { CommandSpec, ParsedArgs } from './args.js';
 
 /**
@@ -62,24 +62,17 @@ function shown(path: string, cwd: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The same file: one inode on one device (links, `./a` and `a`, a bind mount), or the same path. */
 function sameFile(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
-  const sa = statOf(a);
-  const sb = statOf(b);
+  const sa = statOrUndefined(a);
+  const sb = statOrUndefined(b);
   return !!sa && !!sb && sa.isFile() && sa.dev === sb.dev && sa.ino === sb.ino;
 }
 
 function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: string): void {
-  const here = statOf(path);
+  const here = statOrUndefined(path);
   if (here) {
     if (kind === 'file' && here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: it is a folder; name a file`);
     if (kind === 'dir' && !here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot use ${flag} ${shown(path, cwd)}: it is a file, not a folder`);
@@ -88,15 +81,16 @@ function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: st
   }
   if (kind === 'file') {
     const folder = dirname(path);
-    const st = statOf(folder);
+    const st = statOrUndefined(folder);
     if (!st) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: the folder ${shown(folder, cwd)} does not exist (create it first)`);
     if (!st.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: ${shown(folder, cwd)} is not a folder`);
     return writableFolder(flag, path, folder, cwd);
   }
   // A folder output is created with its parents: the nearest one that exists must be a writable folder.
   let up = dirname(path);
-  while (!statOf(up)) up = dirname(up);
-  if (!statOf(up)!.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot create ${flag} ${shown(path, cwd)}: ${shown(up, cwd)} is a file, not a folder`);
+  let st = statOrUndefined(up);
+  for (; !st; st = statOrUndefined(up)) up = dirname(up);
+  if (!st.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot create ${flag} ${shown(path, cwd)}: ${shown(up, cwd)} is a file, not a folder`);
   writableFolder(flag, path, up, cwd);
 }
 

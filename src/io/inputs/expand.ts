@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../../core/errors.js';
 import { globBase, globToRegExp, hasGlob } from './glob.js';
@@ -31,7 +31,8 @@ export function expandInputs(inputs: string[]): string[] {
   return out;
 }
 
-function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
+/** stat, following links; undefined for a path that is not there (or cannot be read). */
+export function statOrUndefined(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch {
