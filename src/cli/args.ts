@@ -154,14 +154,12 @@ export function helpText(spec: CommandSpec, width = HELP_WIDTH): string {
   for (const group of groups) {
     lines.push(`${group}:`);
     for (const r of rows.filter((x) => x.group === group)) {
-      const textLines = wrap(r.text, width - 2 - column);
-      if (r.head.length + 2 > column) {
-        lines.push(`  ${r.head}`);
-        for (const t of textLines) lines.push(`  ${' '.repeat(column)}${t}`);
-      } else {
-        lines.push(`  ${r.head.padEnd(column)}${textLines[0]}`);
-        for (const t of textLines.slice(1)) lines.push(`  ${' '.repeat(column)}${t}`);
-      }
+      const [first, ...rest] = wrap(r.text, width - 2 - column);
+      const pad = ' '.repeat(column);
+      // A flag too wide for the column gets a line of its own; its help starts below it.
+      if (r.head.length + 2 > column) lines.push(`  ${r.head}`, `  ${pad}${first}`);
+      else lines.push(`  ${r.head.padEnd(column)}${first}`);
+      for (const t of rest) lines.push(`  ${pad}${t}`);
     }
     lines.push('');
   }
