@@ -334,7 +334,55 @@ const rawSuite = RAW_TASKS.map(([name, about, task]) => {
   };
 });
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-raw', rawSuite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe]]) {
+// corpora/suite-scarce: the domain as a web crawl holds it, 0.5-3% of the sentences of a
+// 50-60 MB corpus of every other source (near and far distractors alike); keep = the domain's
+// true share of the mix's sentences, so 100% is possible, and the eval cuts at 0.5x and 2x too.
+// The background is the same crawl for every mix, less the in-domain source and anything of
+// its label; shares are of bytes before the in-domain source is added.
+const CRAWL = { forum: 0.3, cs: 0.24, bio: 0.12, finance: 0.08, reviews: 0.08, fiction: 0.07, news: 0.05, medical: 0.03, speech: 0.02, wiki: 0.006, web: 0.006 };
+const USENET_GROUPS = ['alt.atheism', 'comp.graphics', 'comp.os.ms-windows.misc', 'comp.sys.ibm.pc.hardware', 'comp.sys.mac.hardware', 'comp.windows.x', 'misc.forsale', 'rec.autos', 'rec.motorcycles', 'rec.sport.baseball', 'rec.sport.hockey', 'sci.crypt', 'sci.electronics', 'sci.med', 'sci.space', 'soc.religion.christian', 'talk.politics.guns', 'talk.politics.mideast', 'talk.politics.misc', 'talk.religion.misc'];
+SRC['forum-not-med'] = [usenet(USENET_GROUPS.filter((g) => g !== 'sci.med'), 'Usenet: the 19 groups other than sci.med, headers and quoted lines removed.')];
+SRC['news-not-bbc-topic'] = [{ ...bbc(['politics', 'entertainment', 'business'], 'BBC politics, entertainment and business stories.'), w: 0.55 }, { ...SRC.news[1], w: 0.45 }];
+const SCARCE_METHODS = [
+  { name: 'contrast', title: 'tadpole (default)' },
+  { name: 'random' },
+  { name: 'classifier', title: 'classifier (no self-training)', options: { rounds: 0 } },
+  { name: 'dsir' },
+  { name: 'distance' },
+  { name: 'moore-lewis' },
+  { name: 'tadpole', title: 'tadpole (paper: isolation forest)' },
+];
+/** A scarce mix: `inShare` of the bytes from the in-domain source, the crawl (less `drop`, with `swap` standing in for a label) for the rest. */
+function scarce(name, description, inDomain, inShare, task, { drop = [], swap = {}, splits = {} } = {}) {
+  const crawl = Object.entries(CRAWL).filter(([label]) => label !== inDomain && !drop.includes(label)).map(([label, w]) => [swap[label] ?? label, w]);
+  const sum = crawl.reduce((a, [, w]) => a + w, 0);
+  const mix = { [inDomain]: inShare, ...Object.fromEntries(crawl.map(([label, w]) => [label, +((w / sum) * (1 - inShare)).toFixed(4)])) };
+  return { ...spec(`scarce-${name}`, description, inDomain, task, mix, { splits }), mixBytes: 60000000, keep: 'share', methods: SCARCE_METHODS };
+}
+const scarceSuite = [
+  scarce('bio-chemprot', 'Scarce: ChemProt as the task, bio abstracts 1% of a 60 MB crawl of forum posts (sci.med among them), CS papers, finance and news wires, reviews, fiction, patient leaflets (near-domain), speeches, wiki, web text.', 'bio', 0.01,
+    { files: [`${C}task-chemprot/train.jsonl.gz`, `${C}task-chemprot/dev.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-markers'], dedupe: true }),
+  scarce('cs-aclarc', 'Scarce: ACL-ARC citation sentences as the task, CS papers and abstracts 1.5% of a crawl of forum posts (comp.* among them), bio abstracts (near-domain), wires, reviews, fiction, leaflets, speeches, wiki, web text.', 'cs', 0.015,
+    { files: [`${C}task-acl-arc-citation-intent/train.jsonl.gz`], format: 'jsonl-text', normalize: ['detokenize'], dedupe: true }),
+  scarce('news-agnews', 'Scarce: AG News items as the task, BBC and ABC news 1% of a crawl with Reuters/WSJ finance wires (near-domain), forum posts (politics groups among them), CS, bio, reviews, fiction, speeches.', 'news', 0.01,
+    { files: [`${C}task-ag-news/test.csv.gz`], format: 'csv', columns: ['title', 'description'], dedupe: true }),
+  scarce('finance-phrasebank', 'Scarce: Financial PhraseBank as the task, Reuters/WSJ/Seeking Alpha 1% of a crawl with BBC/ABC news (near-domain), forum posts (misc.forsale among them), CS, bio, reviews, fiction, speeches.', 'finance', 0.01,
+    { files: [`${C}task-financial-phrasebank/Sentences_50Agree.txt.gz`], format: 'lines', stripAfterLast: '@', encoding: 'latin1', dedupe: true }),
+  scarce('reviews-mr', 'Scarce: MR sentences as the task, movie reviews 1% of a crawl with fiction and web text (wine reviews: near-domain), forum posts, CS, bio, wires, news, speeches.', 'reviews', 0.01,
+    { files: [`${C}task-mr-sentence-polarity/text_train.txt.gz`], format: 'lines', normalize: ['detokenize', 'truecase'], dedupe: true }),
+  scarce('medical-leaflets', 'Scarce: held-out patient leaflets as the task, the other leaflets 0.7% of a crawl with bio abstracts and Usenet sci.med posts (near-domain), CS, wires, reviews, fiction, news, speeches.', 'medical', 0.007,
+    heldOutTask('medical', 5)),
+  scarce('forum-med', 'Scarce, a topic within a genre: held-out sci.med posts as the task, the other sci.med posts 1% of a crawl whose largest part is the 19 other Usenet groups (same genre), with bio abstracts and leaflets (same topic), CS, wires, reviews, fiction.', 'forum-med', 0.01,
+    heldOutTask('forum-med', 4), { swap: { forum: 'forum-not-med' } }),
+  scarce('topic-sport', 'Scarce, a topic within a source: AG News sports items as the task, BBC sport stories 0.6% of a crawl with BBC politics, entertainment and business and ABC news (same source), Usenet baseball and hockey posts (same topic, inside the forum part), CS, bio, wires, reviews.', 'sport', 0.006,
+    agnews('2'), { swap: { news: 'news-not-bbc-topic' } }),
+  scarce('topic-tech', 'Scarce, a topic within a source: AG News sci/tech items as the task, BBC technology stories 0.8% of a crawl with BBC\'s other stories and ABC news (same source), Usenet computing groups (same topic, inside the forum part) and CS papers, bio, wires, reviews.', 'tech', 0.008,
+    agnews('4'), { swap: { news: 'news-not-bbc-topic' } }),
+  scarce('fiction-brown', 'Scarce, transfer: 1961 American fiction (Brown genres k-r) as the task, hard-wrapped Gutenberg books 1.5% of a crawl with movie reviews (near-domain: plots retold), speeches, forum, CS, bio, wires, news.', 'fiction', 0.015,
+    brownTask(['k', 'l', 'm', 'n', 'p', 'r'])),
+];
+
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-raw', rawSuite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe], ['corpora/suite-scarce', scarceSuite]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -35,6 +35,7 @@
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
@@ -186,12 +187,24 @@ function taskAuroc(task, others) {
   return auroc(scores, Uint8Array.from(scores, (_, i) => (i < task.length ? 1 : 0)));
 }
 
+/** A copy of a keep-"share" spec with a placeholder keep, for a loader that wants a number. */
+function shareSpecCopy(path) {
+  const dir = join(tmpdir(), 'tadpole-research', 'share-specs');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, path.split('/').pop());
+  writeFileSync(out, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), keep: 0.01 }));
+  return out;
+}
+
 const methods = process.argv.slice(2);
 const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
 const names = process.env.SPECS ? process.env.SPECS.split(',') : readdirSync(SUITE_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 const results = methods.map(() => []);
 for (const name of names) {
-  const spec = await loadSpec(join(SUITE_DIR, `${name}.json`));
+  const specPath = join(SUITE_DIR, `${name}.json`);
+  // keep "share" (the scarce suite): keep the in-domain share of the mix's sentences, known once the mix is built.
+  const keepShare = JSON.parse(readFileSync(specPath, 'utf8')).keep === 'share';
+  const spec = await loadSpec(keepShare ? shareSpecCopy(specPath) : specPath);
   // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
   // in-domain sources left raw, the task normalised (the format trap); RAW=others:
   // the task and every other source raw; RAW=label:L: the sources labelled L raw.
@@ -206,6 +219,13 @@ for (const name of names) {
   if (process.env.RAW?.startsWith('label:')) for (const s of spec.sources) if (s.label === process.env.RAW.slice(6)) delete s.normalize;
   if (process.env.RAW === 'others') { delete spec.task.normalize; for (const s of spec.sources) if (s.label !== spec.inDomain) delete s.normalize; }
   const c = await load(spec);
+  if (keepShare) {
+    let inS = 0;
+    let allS = 0;
+    for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
+    spec.keep = inS / allS;
+    console.error(`${name}: keep = the in-domain share of sentences, ${(100 * spec.keep).toFixed(2)}% of ${allS}`);
+  }
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
   // and redraw the general sample from what is left: how a method holds at low prevalence.
