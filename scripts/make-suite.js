@@ -342,6 +342,7 @@ const rawSuite = RAW_TASKS.map(([name, about, task]) => {
 const CRAWL = { forum: 0.3, cs: 0.24, bio: 0.12, finance: 0.08, reviews: 0.08, fiction: 0.07, news: 0.05, medical: 0.03, speech: 0.02, wiki: 0.006, web: 0.006 };
 const USENET_GROUPS = ['alt.atheism', 'comp.graphics', 'comp.os.ms-windows.misc', 'comp.sys.ibm.pc.hardware', 'comp.sys.mac.hardware', 'comp.windows.x', 'misc.forsale', 'rec.autos', 'rec.motorcycles', 'rec.sport.baseball', 'rec.sport.hockey', 'sci.crypt', 'sci.electronics', 'sci.med', 'sci.space', 'soc.religion.christian', 'talk.politics.guns', 'talk.politics.mideast', 'talk.politics.misc', 'talk.religion.misc'];
 SRC['forum-not-med'] = [usenet(USENET_GROUPS.filter((g) => g !== 'sci.med'), 'Usenet: the 19 groups other than sci.med, headers and quoted lines removed.')];
+SRC['news-no-business'] = [{ ...bbc(['politics', 'sport', 'entertainment'], 'BBC politics, sport and entertainment stories.'), w: 0.6 }, { ...SRC.news[1], files: [`${C}news-abc-australia/science.txt.gz`], w: 0.4 }];
 SRC['news-not-bbc-topic'] = [{ ...bbc(['politics', 'entertainment', 'business'], 'BBC politics, entertainment and business stories.'), w: 0.55 }, { ...SRC.news[1], w: 0.45 }];
 const SCARCE_METHODS = [
   { name: 'contrast', title: 'tadpole (default)' },
@@ -364,25 +365,41 @@ const scarceSuite = [
     { files: [`${C}task-chemprot/train.jsonl.gz`, `${C}task-chemprot/dev.jsonl.gz`], format: 'jsonl-text', normalize: ['strip-markers'], dedupe: true }),
   scarce('cs-aclarc', 'Scarce: ACL-ARC citation sentences as the task, CS papers and abstracts 1.5% of a crawl of forum posts (comp.* among them), bio abstracts (near-domain), wires, reviews, fiction, leaflets, speeches, wiki, web text.', 'cs', 0.015,
     { files: [`${C}task-acl-arc-citation-intent/train.jsonl.gz`], format: 'jsonl-text', normalize: ['detokenize'], dedupe: true }),
-  scarce('news-agnews', 'Scarce: AG News items as the task, BBC and ABC news 1% of a crawl with Reuters/WSJ finance wires (near-domain), forum posts (politics groups among them), CS, bio, reviews, fiction, speeches.', 'news', 0.01,
-    { files: [`${C}task-ag-news/test.csv.gz`], format: 'csv', columns: ['title', 'description'], dedupe: true }),
-  scarce('finance-phrasebank', 'Scarce: Financial PhraseBank as the task, Reuters/WSJ/Seeking Alpha 1% of a crawl with BBC/ABC news (near-domain), forum posts (misc.forsale among them), CS, bio, reviews, fiction, speeches.', 'finance', 0.01,
-    { files: [`${C}task-financial-phrasebank/Sentences_50Agree.txt.gz`], format: 'lines', stripAfterLast: '@', encoding: 'latin1', dedupe: true }),
+  // AG News less its business items: a quarter of AG News is business news, which the crawl's
+  // finance wires are too, so with them the task would ask for the wires as much as for BBC/ABC.
+  // The crawl's finance wires are left out too: Reuters and the WSJ carry world and political
+  // news ("Canada prime minister says a major trade deal emerging"), which this task asks for.
+  scarce('news-agnews', 'Scarce: AG News world, sports and sci/tech items as the task, BBC (no business) and ABC news 1% of a crawl with political speeches and Usenet politics groups (near-domain), other forum posts, CS, bio, reviews, fiction, leaflets, wiki, web text; no newswire.', 'news', 0.01,
+    { ...agnews('1'), where: { field: 'label', in: ['1', '2', '4'] } }, { drop: ['finance'] }),
+  // The crawl's news without business stories: ABC's rural stories and BBC's business and tech
+  // stories report company results ("Elders Rural Bank profit up 10pc"), which this task asks for.
+  scarce('finance-phrasebank', 'Scarce: Financial PhraseBank as the task, Reuters/WSJ/Seeking Alpha 1% of a crawl with BBC politics, sport and entertainment and ABC science news (near-domain), forum posts (misc.forsale among them), CS, bio, reviews, fiction, speeches.', 'finance', 0.01,
+    { files: [`${C}task-financial-phrasebank/Sentences_50Agree.txt.gz`], format: 'lines', stripAfterLast: '@', encoding: 'latin1', dedupe: true }, { swap: { news: 'news-no-business' } }),
   scarce('reviews-mr', 'Scarce: MR sentences as the task, movie reviews 1% of a crawl with fiction and web text (wine reviews: near-domain), forum posts, CS, bio, wires, news, speeches.', 'reviews', 0.01,
     { files: [`${C}task-mr-sentence-polarity/text_train.txt.gz`], format: 'lines', normalize: ['detokenize', 'truecase'], dedupe: true }),
   scarce('medical-leaflets', 'Scarce: held-out patient leaflets as the task, the other leaflets 0.7% of a crawl with bio abstracts and Usenet sci.med posts (near-domain), CS, wires, reviews, fiction, news, speeches.', 'medical', 0.007,
     heldOutTask('medical', 5)),
   scarce('forum-med', 'Scarce, a topic within a genre: held-out sci.med posts as the task, the other sci.med posts 1% of a crawl whose largest part is the 19 other Usenet groups (same genre), with bio abstracts and leaflets (same topic), CS, wires, reviews, fiction.', 'forum-med', 0.01,
-    heldOutTask('forum-med', 4), { swap: { forum: 'forum-not-med' } }),
+    heldOutTask('forum-med', 4), { swap: { forum: 'forum-not-med' }, splits: { 'forum-not-med': 4 } }),
+  scarce('speech-presidential', 'Scarce: held-out presidential speeches as the task, the other speeches 1% of a crawl with BBC/ABC news and Usenet politics groups (near-domain), finance wires, forum posts, CS, bio, reviews, fiction.', 'speech', 0.01,
+    heldOutTask('speech', 5)),
+  scarce('bio-rct', 'Scarce, transfer: RCT abstracts (EBM-NLP PICO, detokenised) as the task, OHSUMED, PubMedQA and Hallmarks abstracts 1% of a crawl with patient leaflets and Usenet sci.med posts (near-domain), CS papers, wires, reviews, fiction, news.', 'bio', 0.01,
+    { files: [`${C}bio-scibert-ner-abstracts/docs.jsonl.gz`], format: 'jsonl-sentences', where: { field: 'dataset', in: ['EBM-NLP-PICO'] }, normalize: ['detokenize'], dedupe: true }),
+  scarce('fiction-brown', 'Scarce, transfer: 1961 American fiction (Brown genres k-r) as the task, hard-wrapped Gutenberg books 1.5% of a crawl with movie reviews (near-domain: plots retold), speeches, forum, CS, bio, wires, news.', 'fiction', 0.015,
+    brownTask(['k', 'l', 'm', 'n', 'p', 'r'])),
+];
+// Two scarce mixes whose labels the text does not bear out, kept apart (`suite-scarce-ambiguous`)
+// and reported, never chosen on: the crawl's other sources hold the task's topic as news too
+// (Reuters and WSJ stories on computer makers, Usenet computing and sport groups), at several
+// times the in-domain share, so a selector that keeps them does what the task says.
+const scarceAmbiguous = [
   scarce('topic-sport', 'Scarce, a topic within a source: AG News sports items as the task, BBC sport stories 0.6% of a crawl with BBC politics, entertainment and business and ABC news (same source), Usenet baseball and hockey posts (same topic, inside the forum part), CS, bio, wires, reviews.', 'sport', 0.006,
     agnews('2'), { swap: { news: 'news-not-bbc-topic' } }),
   scarce('topic-tech', 'Scarce, a topic within a source: AG News sci/tech items as the task, BBC technology stories 0.8% of a crawl with BBC\'s other stories and ABC news (same source), Usenet computing groups (same topic, inside the forum part) and CS papers, bio, wires, reviews.', 'tech', 0.008,
     agnews('4'), { swap: { news: 'news-not-bbc-topic' } }),
-  scarce('fiction-brown', 'Scarce, transfer: 1961 American fiction (Brown genres k-r) as the task, hard-wrapped Gutenberg books 1.5% of a crawl with movie reviews (near-domain: plots retold), speeches, forum, CS, bio, wires, news.', 'fiction', 0.015,
-    brownTask(['k', 'l', 'm', 'n', 'p', 'r'])),
 ];
 
-for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-raw', rawSuite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe], ['corpora/suite-scarce', scarceSuite]]) {
+for (const [dir, specs] of [['corpora/suite', suite], ['corpora/suite-raw', rawSuite], ['corpora/suite-hard', hard], ['corpora/suite-check', check], ['corpora/suite-avoid', avoidSuite], ['corpora/suite-fresh', fresh], ['corpora/suite-probe', probe], ['corpora/suite-scarce', scarceSuite], ['corpora/suite-scarce-ambiguous', scarceAmbiguous]]) {
   mkdirSync(dir, { recursive: true });
   for (const s of specs) writeFileSync(`${dir}/${s.name.replace(/^suite-/, '')}.json`, JSON.stringify(s, null, 2) + '\n');
   console.log(`wrote ${specs.length} specs to ${dir}/`);

@@ -14,11 +14,17 @@ import { segmentScores } from '../../dist/pipeline/segments.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
+import { optionsWithKeep } from '../../dist/model/complete.js';
+import { shareSpecCopy } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
 const [name, m, nEx = '6'] = process.argv.slice(2);
-const spec = await loadSpec(join(ROOT, 'corpora/suite', `${name}.json`));
+const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
+const specPath = join(SUITE_DIR, `${name}.json`);
+// keep "share" (the scarce suite): the in-domain share of the mix's sentences, set below from the cache.
+const keepShare = JSON.parse(readFileSync(specPath, 'utf8')).keep === 'share';
+const spec = await loadSpec(keepShare ? shareSpecCopy(specPath) : specPath);
 // suite.js keys its cache directories `${spec.name}-${key}`: take the newest for this spec.
 const base = join(tmpdir(), 'tadpole-research', 'suite');
 const dir = readdirSync(base)
@@ -27,6 +33,12 @@ const dir = readdirSync(base)
   .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 if (!dir) throw new Error(`no cache for ${spec.name}: run suite.js with SPECS=${name} first`);
 const c = JSON.parse(readFileSync(join(dir, 'cache.json'), 'utf8'));
+if (keepShare) {
+  let inS = 0;
+  let allS = 0;
+  for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
+  spec.keep = inS / allS;
+}
 
 // Source of every mix document, matched by its text.
 const sourceOf = new Map();
@@ -37,7 +49,8 @@ for (const s of spec.sources) {
 const docSource = readFileSync(join(dir, 'mix.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => sourceOf.get(JSON.parse(l).text) ?? '?');
 
 const [method, json] = m.split(/:(.*)/s);
-const model = await fitModel({ method, task: c.task, general: c.general.slice(0, spec.generalSample), seed: spec.seed, options: json ? JSON.parse(json) : {} });
+// As the eval fits: the general sample in whole segments (self-training), the options sized for the share kept.
+const model = await fitModel({ method, task: c.task, general: c.general.slice(0, spec.generalSample), generalGroups: c.generalGroups.slice(0, spec.generalSample), seed: spec.seed, options: optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep) });
 const inner = await openScorer(model);
 const sentences = [];
 const recorder = { method: 'record', score: async (s) => { sentences.push(...s); return inner.score(s); }, dispose: async () => {} };

@@ -1,6 +1,6 @@
 // Where suite.js caches its mixes ($TMPDIR/tadpole-research/suite), for suite.js itself and the
 // scripts that read its mixes without refitting (oracle.js, separability.js, task-tokens.js).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,15 @@ const CODE_KEY = createHash('sha256')
   .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/pipeline/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
+
+/** A copy of a keep-"share" spec (the scarce suite) with a placeholder keep, for a loader that wants a number. */
+export function shareSpecCopy(path) {
+  const dir = join(tmpdir(), 'tadpole-research', 'share-specs');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, path.split('/').pop());
+  writeFileSync(out, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), keep: 0.01 }));
+  return out;
+}
 
 /** The folder of a spec's cached mix. */
 export function cacheDir(spec) {

@@ -35,7 +35,6 @@
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
@@ -54,13 +53,15 @@ import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-word
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
-import { cacheDir, taskInForm } from './suite-cache.js';
+import { cacheDir, shareSpecCopy, taskInForm } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 async function load(spec) {
-  const dir = cacheDir(spec);
+  // SAMPLE=n: a general sample of n sentences in the cache (default 20,000), for GENERAL above 20,000.
+  const sampleSize = Number(process.env.SAMPLE ?? 20000);
+  const dir = cacheDir(sampleSize === 20000 ? spec : { ...spec, cacheSample: sampleSize });
   const meta = join(dir, 'cache.json');
   if (existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8'));
   mkdirSync(dir, { recursive: true });
@@ -75,7 +76,7 @@ async function load(spec) {
   writeFileSync(tf, lines.join('\n') + '\n');
   const task = await readSentences([tf], { ...READER, ...(spec.maxTaskSentences ? { limit: spec.maxTaskSentences, seed: spec.seed } : {}) });
   // The general sample as the eval and the filter draw it: whole segments, with their groups.
-  const sample = await sampleSentences([mix.file], READER, { size: 20000, seed: spec.seed + 1 });
+  const sample = await sampleSentences([mix.file], READER, { size: sampleSize, seed: spec.seed + 1 });
   const c = { labels: mix.labels, inIdx: mix.labels.indexOf(spec.inDomain), segs, sentences, task, general: sample.sentences, generalGroups: [...sample.groups] };
   writeFileSync(meta, JSON.stringify(c));
   return c;
@@ -185,15 +186,6 @@ function keptCharShare(scores, c, keep, cut, spec) {
 function taskAuroc(task, others) {
   const scores = Float64Array.from([...task, ...others], (x) => -x);
   return auroc(scores, Uint8Array.from(scores, (_, i) => (i < task.length ? 1 : 0)));
-}
-
-/** A copy of a keep-"share" spec with a placeholder keep, for a loader that wants a number. */
-function shareSpecCopy(path) {
-  const dir = join(tmpdir(), 'tadpole-research', 'share-specs');
-  mkdirSync(dir, { recursive: true });
-  const out = join(dir, path.split('/').pop());
-  writeFileSync(out, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), keep: 0.01 }));
-  return out;
 }
 
 const methods = process.argv.slice(2);
