@@ -10,7 +10,8 @@
 // (tadpole's `filter`, DSIR's compute_importance_weights, fastText's predict-prob). A peer whose
 // package or binary is missing is reported as "not run" with the reason.
 //
-// BENCH_PEERS_MB (default 30) sets the corpus size: DSIR scores about 1 MB per CPU-second.
+// BENCH_PEERS_MB (default 60) sets the corpus size: DSIR scores about 1 MB per CPU-second, and
+// tadpole's start-up, model load and JIT warm-up weigh on anything much smaller.
 // BENCH_PEERS=default,random,dsir,fasttext picks tools. TADPOLE_PEER_DSIR: a folder holding the
 // `data_selection` package (DSIR's source checkout, with its package metadata, e.g. after
 // `python3 setup.py egg_info` there); TADPOLE_PEER_PYTHON: the python to run it with (else
@@ -158,7 +159,7 @@ const TOOLS = {
 };
 
 export async function benchPeers() {
-  const mb = Number(process.env.BENCH_PEERS_MB ?? 30);
+  const mb = Number(process.env.BENCH_PEERS_MB ?? 60);
   const only = process.env.BENCH_PEERS ? process.env.BENCH_PEERS.split(',') : Object.keys(TOOLS);
   const dir = benchDir();
   const corpus = join(dir, `corpus-${mb}mb.jsonl`);
