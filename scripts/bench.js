@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const ALL = ['splitter', 'hash', 'forest', 'lines', 'formats', 'streams', 'e2e', 'workers', 'selectors', 'memory', 'sample'];
+const ALL = ['splitter', 'hash', 'forest', 'lines', 'formats', 'streams', 'e2e', 'workers', 'selectors', 'memory', 'sample', 'peers'];
 const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : ALL;
 let failed = 0;
 for (const name of only) {

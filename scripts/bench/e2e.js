@@ -79,11 +79,17 @@ export function benchDir() {
   return dir;
 }
 
+/** Every 40th document the bench corpora are drawn from, as JSONL (written once into DIR). */
+export function generalSample(dir) {
+  const general = join(dir, 'general.jsonl');
+  if (!existsSync(general)) writeFileSync(general, loadDocs().filter((_, i) => i % 40 === 0).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  return general;
+}
+
 /** A model fitted on ChemProt task sentences with a general sample from the corpus. */
 export function fitBenchModel(dir, extra = [], name = 'model.json') {
   const model = join(dir, name);
-  const general = join(dir, 'general.jsonl');
-  if (!existsSync(general)) writeFileSync(general, loadDocs().filter((_, i) => i % 40 === 0).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const general = generalSample(dir);
   const r = spawnSync(process.execPath, [BIN, 'fit', '--task', join(process.env.TADPOLE_SHARED ?? join(ROOT, '..', 'shared'), 'corpora/task-chemprot/train.jsonl.gz'), '--general', general, ...extra, '-o', model], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`fit failed: ${r.stderr}`);
   return model;
