@@ -58,7 +58,12 @@ export interface MixSummary {
 export interface EvalResult {
   spec: string;
   inDomain: string;
+  /** Share of the sentences each method kept (and its fit was sized for). */
   keep: number;
+  /** "share": keep is the in-domain share of the mix's sentences (spec keep "share"); "fixed": the spec's number. */
+  keepRule: 'share' | 'fixed';
+  /** In-domain share of the sentences scored (what random selection keeps). */
+  inDomainShare: number;
   segment: number;
   seed: number;
   labels: string[];
@@ -157,6 +162,36 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
   return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), bytes: Float64Array.from(segBytes), docsBy, bytesBy };
 }
 
+/**
+ * In-domain and all sentences of the mix (its prefix with maxSentences, cut as scoreMix cuts
+ * it: whole documents until the limit is reached), counted before any method runs.
+ */
+async function countSentences(engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number): Promise<{ inDomain: number; all: number }> {
+  let inDomain = 0;
+  let all = 0;
+  let doc = 0;
+  outer: for await (const counts of engine.sentenceCounts([mix.file])) {
+    for (const n of counts) {
+      if (n > 0 && all >= maxSentences) break outer;
+      if (mix.docLabel[doc++] === inIdx) inDomain += n;
+      all += n;
+    }
+  }
+  return { inDomain, all };
+}
+
+/** The spec's keep as a number: "share" is the in-domain share of the sentences to be scored. */
+async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number, log: (line: string) => void): Promise<number> {
+  if (spec.keep !== 'share') return spec.keep;
+  const { inDomain, all } = await countSentences(engine, mix, inIdx, maxSentences);
+  const share = all > 0 ? inDomain / all : 0;
+  if (!(share > 0 && share < 1)) {
+    throw new TadpoleError('TADPOLE_INPUT', `keep "share": the mix has ${inDomain} ${spec.inDomain} sentences of ${all}, so there is no share strictly between 0 and 1 to keep`);
+  }
+  log(`keep: the ${spec.inDomain} share of the mix's sentences, ${inDomain} of ${all} (${(share * 100).toFixed(2)}%)`);
+  return share;
+}
+
 /** Share of the kept characters from the in-domain source. */
 function keptCharShare(scored: Scored, kept: Uint8Array, inIdx: number): number {
   let all = 0;
@@ -197,6 +232,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
 
     const inIdx = mix.labels.indexOf(spec.inDomain);
     const maxSentences = opts.maxSentences ?? Infinity;
+    const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, log);
     const results: MethodResult[] = [];
     let mixSummary: MixSummary[] | undefined;
     // The mix's sentences, recorded once if a method plays the inspect + --avoid loop.
@@ -209,12 +245,12 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
       const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number }> => {
         const t1 = performance.now();
-        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
+        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
         const fitSeconds = (performance.now() - t1) / 1000;
         try {
           log(`${title}: scoring the mix`);
           const scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
-          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, spec.keep), fitSeconds };
+          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, keep), fitSeconds };
         } finally {
           await scorer.dispose();
         }
@@ -280,7 +316,9 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     return {
       spec: spec.name,
       inDomain: spec.inDomain,
-      keep: spec.keep,
+      keep,
+      keepRule: spec.keep === 'share' ? 'share' : 'fixed',
+      inDomainShare: mixSummary?.[inIdx]?.share ?? 0,
       segment: spec.segment,
       seed: spec.seed,
       labels: mix.labels,

@@ -16,7 +16,7 @@ function grid(rows: string[][], rightFrom: number): string {
  */
 export function formatTable(r: EvalResult): string {
   const head = [
-    `${r.spec}: keep ${pct(r.keep)} of sentences, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
+    `${r.spec}: keep ${pct(r.keep)} of sentences${r.keepRule === 'share' ? ` (the ${r.inDomain} share of the mix's sentences)` : ''}, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
     `task: ${r.taskSentences} sentences; general sample: ${r.generalSentences} sentences`,
     `per source: share of the kept sentences; precision: ${r.inDomain} share of the kept sentences; chars: of the kept characters (the suite's measure); recall: share of ${r.inDomain} sentences kept`,
     '',
@@ -47,6 +47,8 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
     spec: r.spec,
     in_domain: r.inDomain,
     keep: r.keep,
+    keep_rule: r.keepRule,
+    in_domain_share: r.inDomainShare,
     segment: r.segment,
     seed: r.seed,
     mix: Object.fromEntries(r.mix.map((m) => [m.label, { docs: m.docs, bytes: m.bytes, sentences: m.sentences, share: m.share }])),

@@ -61,7 +61,7 @@ describe('document split, chunking and record filters (suite specs)', () => {
 
 function result(spec: string, byMethod: Record<string, number>): EvalResult {
   const methods = Object.entries(byMethod).map(([name, p]) => ({ name, precisionChars: p, seconds: 1 }) as unknown as MethodResult);
-  return { spec, inDomain: 'x', keep: 0.2, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
+  return { spec, inDomain: 'x', keep: 0.2, keepRule: 'fixed', inDomainShare: 0.3, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
 }
 
 describe('suite summary', () => {

@@ -10,6 +10,8 @@ function result(): EvalResult {
     spec: 'toy <spec>',
     inDomain: 'bio',
     keep: 0.2,
+    keepRule: 'fixed',
+    inDomainShare: 0.4,
     segment: 15,
     seed: 1,
     labels,
