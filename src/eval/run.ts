@@ -11,6 +11,7 @@ import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from '.
 import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
+import { cutsAtShare, keptCharShare, type ScoredSegments, type ShareCut } from './share-cuts.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -41,6 +42,8 @@ export interface MethodResult {
   keptGroups?: { groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
   /** With `avoid`: the sentences of text to avoid given to the fit. */
   avoidSentences?: number;
+  /** The same fit and scores cut at 0.5x, 1x and 2x the in-domain share of the sentences scored. */
+  atShare: ShareCut[];
 }
 
 /** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
@@ -121,12 +124,7 @@ async function readAvoid(engine: EvalEngine, avoid: NonNullable<MethodSpec['avoi
   return sentences;
 }
 
-interface Scored {
-  scores: Float64Array;
-  weights: Float64Array;
-  labels: Uint8Array;
-  /** UTF-8 bytes of each segment's sentences. */
-  bytes: Float64Array;
+interface Scored extends ScoredSegments {
   /** Documents and segment bytes per label in what was scored (the prefix with --max-sentences). */
   docsBy: Float64Array;
   bytesBy: Float64Array;
@@ -190,18 +188,6 @@ async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, i
   }
   log(`keep: the ${spec.inDomain} share of the mix's sentences, ${inDomain} of ${all} (${(share * 100).toFixed(2)}%)`);
   return share;
-}
-
-/** Share of the kept characters from the in-domain source. */
-function keptCharShare(scored: Scored, kept: Uint8Array, inIdx: number): number {
-  let all = 0;
-  let inside = 0;
-  for (let i = 0; i < kept.length; i++) {
-    if (!kept[i]) continue;
-    all += scored.bytes[i] as number;
-    if (scored.labels[i] === inIdx) inside += scored.bytes[i] as number;
-  }
-  return all > 0 ? inside / all : 0;
 }
 
 /**
@@ -285,6 +271,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const kept_share: Record<string, number> = {};
       mix.labels.forEach((label, l) => (kept_share[label] = keptTotal > 0 ? (keptBy[l] as number) / keptTotal : 0));
       const inKept = keptBy[inIdx] as number;
+      const inShare = total > 0 ? (allBy[inIdx] as number) / total : 0;
       results.push({
         name: title,
         method: m.name,
@@ -302,6 +289,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         histogram: scoreHistogram(scored.scores, scored.weights, scored.labels, L, cut),
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
+        atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k)),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({
