@@ -373,7 +373,7 @@ const scarceSuite = [
   scarce('medical-leaflets', 'Scarce: held-out patient leaflets as the task, the other leaflets 0.7% of a crawl with bio abstracts and Usenet sci.med posts (near-domain), CS, wires, reviews, fiction, news, speeches.', 'medical', 0.007,
     heldOutTask('medical', 5)),
   scarce('forum-med', 'Scarce, a topic within a genre: held-out sci.med posts as the task, the other sci.med posts 1% of a crawl whose largest part is the 19 other Usenet groups (same genre), with bio abstracts and leaflets (same topic), CS, wires, reviews, fiction.', 'forum-med', 0.01,
-    heldOutTask('forum-med', 4), { swap: { forum: 'forum-not-med' } }),
+    heldOutTask('forum-med', 4), { swap: { forum: 'forum-not-med' }, splits: { 'forum-not-med': 4 } }),
   scarce('topic-sport', 'Scarce, a topic within a source: AG News sports items as the task, BBC sport stories 0.6% of a crawl with BBC politics, entertainment and business and ABC news (same source), Usenet baseball and hockey posts (same topic, inside the forum part), CS, bio, wires, reviews.', 'sport', 0.006,
     agnews('2'), { swap: { news: 'news-not-bbc-topic' } }),
   scarce('topic-tech', 'Scarce, a topic within a source: AG News sci/tech items as the task, BBC technology stories 0.8% of a crawl with BBC\'s other stories and ABC news (same source), Usenet computing groups (same topic, inside the forum part) and CS papers, bio, wires, reviews.', 'tech', 0.008,

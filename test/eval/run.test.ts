@@ -113,6 +113,13 @@ describe.skipIf(!sharedDir())('runEval with keep "share"', () => {
     expect(r.inDomainShare).toBe(r.keep);
     expect(fitKeeps).toEqual([r.keep, r.keep]);
     for (const m of r.methods) expect(Math.abs(m.keptSentences - r.keep * m.totalSentences)).toBeLessThanOrEqual(r.segment / 2);
+    // The same scores cut at 0.5x, 1x, 2x the share; 1x is the method's own cut.
+    for (const m of r.methods) {
+      expect(m.atShare.map((c) => c.keep)).toEqual([0.5 * r.keep, r.keep, 2 * r.keep]);
+      expect(m.atShare[1]!.precisionChars).toBe(m.precisionChars);
+      expect(m.atShare[0]!.recallChars).toBeLessThanOrEqual(m.atShare[1]!.recallChars);
+      expect(m.atShare[1]!.recallChars).toBeLessThanOrEqual(m.atShare[2]!.recallChars);
+    }
     expect(toJSON(r)).toMatchObject({ keep: r.keep, keep_rule: 'share', in_domain_share: r.keep });
   }, 60_000);
 });
