@@ -30,11 +30,15 @@ const spec: CommandSpec = {
   notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json)
 and the selection suite in corpora/suite/ (one task/mix pair per domain).
 Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or ../shared).
+A spec with "keep": "share" (corpora/suite-scarce/) keeps the in-domain share of the mix's
+sentences, and its table (and the suite's) adds every method's one fit cut at 0.5x, 1x and 2x
+that share: precision and recall in characters (--json has these cuts for every spec).
 
 Examples:
   tadpole eval --spec corpora/smoke-bio.json --report report.html
   tadpole eval corpora/suite/*.json --methods random,dsir,tadpole
-  tadpole eval corpora/suite/*.json --methods 'tadpole (default)',random --draws 3`,
+  tadpole eval corpora/suite/*.json --methods 'tadpole (default)',random --draws 3
+  tadpole eval corpora/suite-scarce/*.json --methods 'tadpole (default)',random,dsir`,
 };
 
 async function writeAtomic(path: string, data: string): Promise<void> {

@@ -1,4 +1,6 @@
 import { readSentences } from '../io/sentences.js';
+import { readDocuments } from '../io/documents.js';
+import { splitSentences } from '../text/sentences.js';
 import { sampleSentences } from '../io/sample.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { optionsWithKeep } from '../model/complete.js';
@@ -38,6 +40,9 @@ export const defaultEngine: EvalEngine = {
   readSentences: (inputs, opts) => readSentences(inputs, { ...MIX_READER, ...opts }),
   sampleGeneral: (inputs, opts) => sampleSentences(inputs, MIX_READER, opts),
   openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, 1),
+  sentenceCounts: async function* (inputs) {
+    for await (const docs of readDocuments(inputs, MIX_READER)) yield docs.map((d) => splitSentences(d.text).length / 2);
+  },
   segmentScores: (inputs, scorer, segment) => segmentScores({ inputs, reader: MIX_READER, scorer, segment }),
   selectKept: (scores, weights, keep) => selectKeptInMemory(scores, weights, keep),
 };

@@ -18,6 +18,8 @@ export interface EvalEngine {
   sampleGeneral?(inputs: string[], opts: { size: number; seed: number }): Promise<{ sentences: string[]; groups: Uint32Array }>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
   openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number; keep?: number; avoid?: string[] }): Promise<Scoring>;
+  /** Sentences of each document of JSONL inputs (text field "text"), in input order, in batches: as segmentScores splits them. */
+  sentenceCounts(inputs: string[]): AsyncIterable<number[]>;
   /** Segment records of JSONL inputs (text field "text"), in input order. */
   segmentScores(inputs: string[], scorer: Scoring, segment: number): AsyncIterable<SegmentRecord[]>;
   /** 1 = kept: exactly `keep` of the total weight (ties by index). */

@@ -11,6 +11,7 @@ import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from '.
 import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
+import { cutsAtShare, keptCharShare, type ScoredSegments, type ShareCut } from './share-cuts.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -41,6 +42,8 @@ export interface MethodResult {
   keptGroups?: { groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
   /** With `avoid`: the sentences of text to avoid given to the fit. */
   avoidSentences?: number;
+  /** The same fit and scores cut at 0.5x, 1x and 2x the in-domain share of the sentences scored. */
+  atShare: ShareCut[];
 }
 
 /** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
@@ -58,7 +61,12 @@ export interface MixSummary {
 export interface EvalResult {
   spec: string;
   inDomain: string;
+  /** Share of the sentences each method kept (and its fit was sized for). */
   keep: number;
+  /** "share": keep is the in-domain share of the mix's sentences (spec keep "share"); "fixed": the spec's number. */
+  keepRule: 'share' | 'fixed';
+  /** In-domain share of the sentences scored (what random selection keeps). */
+  inDomainShare: number;
   segment: number;
   seed: number;
   labels: string[];
@@ -116,12 +124,7 @@ async function readAvoid(engine: EvalEngine, avoid: NonNullable<MethodSpec['avoi
   return sentences;
 }
 
-interface Scored {
-  scores: Float64Array;
-  weights: Float64Array;
-  labels: Uint8Array;
-  /** UTF-8 bytes of each segment's sentences. */
-  bytes: Float64Array;
+interface Scored extends ScoredSegments {
   /** Documents and segment bytes per label in what was scored (the prefix with --max-sentences). */
   docsBy: Float64Array;
   bytesBy: Float64Array;
@@ -157,16 +160,34 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
   return { scores: Float64Array.from(scores), weights: Float64Array.from(weights), labels: Uint8Array.from(labels), bytes: Float64Array.from(segBytes), docsBy, bytesBy };
 }
 
-/** Share of the kept characters from the in-domain source. */
-function keptCharShare(scored: Scored, kept: Uint8Array, inIdx: number): number {
+/**
+ * In-domain and all sentences of the mix (its prefix with maxSentences, cut as scoreMix cuts
+ * it: whole documents until the limit is reached), counted before any method runs.
+ */
+async function countSentences(engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number): Promise<{ inDomain: number; all: number }> {
+  let inDomain = 0;
   let all = 0;
-  let inside = 0;
-  for (let i = 0; i < kept.length; i++) {
-    if (!kept[i]) continue;
-    all += scored.bytes[i] as number;
-    if (scored.labels[i] === inIdx) inside += scored.bytes[i] as number;
+  let doc = 0;
+  outer: for await (const counts of engine.sentenceCounts([mix.file])) {
+    for (const n of counts) {
+      if (n > 0 && all >= maxSentences) break outer;
+      if (mix.docLabel[doc++] === inIdx) inDomain += n;
+      all += n;
+    }
   }
-  return all > 0 ? inside / all : 0;
+  return { inDomain, all };
+}
+
+/** The spec's keep as a number: "share" is the in-domain share of the sentences to be scored. */
+async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number, log: (line: string) => void): Promise<number> {
+  if (spec.keep !== 'share') return spec.keep;
+  const { inDomain, all } = await countSentences(engine, mix, inIdx, maxSentences);
+  const share = all > 0 ? inDomain / all : 0;
+  if (!(share > 0 && share < 1)) {
+    throw new TadpoleError('TADPOLE_INPUT', `keep "share": the mix has ${inDomain} ${spec.inDomain} sentences of ${all}, so there is no share strictly between 0 and 1 to keep`);
+  }
+  log(`keep: the ${spec.inDomain} share of the mix's sentences, ${inDomain} of ${all} (${(share * 100).toFixed(2)}%)`);
+  return share;
 }
 
 /**
@@ -197,6 +218,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
 
     const inIdx = mix.labels.indexOf(spec.inDomain);
     const maxSentences = opts.maxSentences ?? Infinity;
+    const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, log);
     const results: MethodResult[] = [];
     let mixSummary: MixSummary[] | undefined;
     // The mix's sentences, recorded once if a method plays the inspect + --avoid loop.
@@ -209,12 +231,12 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
       const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number }> => {
         const t1 = performance.now();
-        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep: spec.keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
+        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
         const fitSeconds = (performance.now() - t1) / 1000;
         try {
           log(`${title}: scoring the mix`);
           const scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
-          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, spec.keep), fitSeconds };
+          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, keep), fitSeconds };
         } finally {
           await scorer.dispose();
         }
@@ -249,6 +271,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const kept_share: Record<string, number> = {};
       mix.labels.forEach((label, l) => (kept_share[label] = keptTotal > 0 ? (keptBy[l] as number) / keptTotal : 0));
       const inKept = keptBy[inIdx] as number;
+      const inShare = total > 0 ? (allBy[inIdx] as number) / total : 0;
       results.push({
         name: title,
         method: m.name,
@@ -266,6 +289,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         histogram: scoreHistogram(scored.scores, scored.weights, scored.labels, L, cut),
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
+        atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k)),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({
@@ -280,7 +304,9 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     return {
       spec: spec.name,
       inDomain: spec.inDomain,
-      keep: spec.keep,
+      keep,
+      keepRule: spec.keep === 'share' ? 'share' : 'fixed',
+      inDomainShare: mixSummary?.[inIdx]?.share ?? 0,
       segment: spec.segment,
       seed: spec.seed,
       labels: mix.labels,

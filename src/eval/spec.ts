@@ -109,7 +109,11 @@ export interface EvalSpec {
   inDomain: string;
   task: FileSetSpec;
   methods: MethodSpec[];
-  keep: number;
+  /**
+   * Share of the mix's sentences each method keeps, or "share": the in-domain share of the
+   * built mix's sentences (what a perfect selector would keep), known once the mix is built.
+   */
+  keep: number | 'share';
   segment: number;
   seed: number;
   /** Sentences drawn from the mix for methods that need a general sample. */
@@ -222,7 +226,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
     return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}), ...(avoidKeptGroups ? { avoidKeptGroups } : {}) };
   });
   const keep = r.keep ?? 0.2;
-  if (!(keep > 0 && keep < 1)) throw bad(origin, `"keep" must be in (0, 1), got ${keep}`);
+  if (keep !== 'share' && !(typeof keep === 'number' && keep > 0 && keep < 1)) throw bad(origin, `"keep" must be a number in (0, 1) or "share" (the in-domain share of the mix's sentences), got ${JSON.stringify(keep)}`);
   const segment = r.segment ?? 15;
   if (!Number.isInteger(segment) || segment < 1) throw bad(origin, `"segment" must be a positive integer, got ${segment}`);
   const spec: EvalSpec = {

@@ -6,6 +6,18 @@
  * have held on the one left out.
  */
 import type { EvalResult } from './run.js';
+import { factorLabel, type ShareCut } from './share-cuts.js';
+
+/** A method's cuts at one multiple of the in-domain share, over the mixes. */
+export interface ShareSummary {
+  factor: number;
+  /** Mean and minimum over the mixes of the in-domain share of kept characters; the mix with the minimum. */
+  precisionMean: number;
+  precisionMin: number;
+  worst: string;
+  /** Mean over the mixes of the share of in-domain characters kept. */
+  recallMean: number;
+}
 
 export interface SuiteRow {
   method: string;
@@ -23,6 +35,8 @@ export interface SuiteRow {
    * leave-one-domain-out candidate.
    */
   usersWord?: boolean;
+  /** At 0.5x, 1x and 2x the in-domain share: where every mix has the method's cuts. */
+  atShare?: ShareSummary[];
 }
 
 export interface SuiteSummary {
@@ -47,6 +61,36 @@ function suiteRow(method: string, mixes: string[], byMix: Record<string, number 
   return { method, byMix, mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN, min: values.length ? min : NaN, worst, seconds, ...(usersWord ? { usersWord } : {}) };
 }
 
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * Per factor: mean and minimum precision, mean recall over the mixes (each mix's cuts in the
+ * same factor order). Undefined when a mix lacks the method or its cuts: a mean over some
+ * mixes would not compare with one over all.
+ */
+export function summarizeShareCuts(perMix: Array<{ mix: string; cuts: ShareCut[] | undefined }>): ShareSummary[] | undefined {
+  const first = perMix[0]?.cuts;
+  if (!first || perMix.some((p) => p.cuts?.length !== first.length)) return undefined;
+  return first.map((c, k) => {
+    let worst = '';
+    let min = Infinity;
+    for (const p of perMix) {
+      const v = (p.cuts as ShareCut[])[k]!.precisionChars;
+      if (v < min) {
+        min = v;
+        worst = p.mix;
+      }
+    }
+    return {
+      factor: c.factor,
+      precisionMean: mean(perMix.map((p) => (p.cuts as ShareCut[])[k]!.precisionChars)),
+      precisionMin: min,
+      worst,
+      recallMean: mean(perMix.map((p) => (p.cuts as ShareCut[])[k]!.recallChars)),
+    };
+  });
+}
+
 /** One row per method title (in first-seen order), one column per spec. */
 export function summarizeSuite(results: EvalResult[]): SuiteSummary {
   const mixes = results.map((r) => r.spec);
@@ -62,7 +106,9 @@ export function summarizeSuite(results: EvalResult[]): SuiteSummary {
       seconds += m?.seconds ?? 0;
       usersWord ||= !!m?.keptGroups || m?.avoidSentences !== undefined;
     }
-    return suiteRow(method, mixes, byMix, mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined), seconds, usersWord);
+    const row = suiteRow(method, mixes, byMix, mixes.map((s) => byMix[s]).filter((v): v is number => v !== undefined), seconds, usersWord);
+    const atShare = summarizeShareCuts(results.map((r) => ({ mix: r.spec, cuts: r.methods.find((x) => x.name === method)?.atShare })));
+    return atShare ? { ...row, atShare } : row;
   });
   return { mixes, rows };
 }
@@ -104,11 +150,25 @@ function shortName(spec: string): string {
 
 /** The share kept: one figure, or the most common one and the mixes that keep another. */
 function keepsOf(results: EvalResult[]): string {
+  if (results.length > 0 && results.every((r) => r.keepRule === 'share')) return "each mix's in-domain share of sentences";
   const count = new Map<number, number>();
   for (const r of results) count.set(r.keep, (count.get(r.keep) ?? 0) + 1);
   const common = [...count].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
   const others = results.filter((r) => r.keep !== common).map((r) => `${shortName(r.spec)} ${pct(r.keep)}`);
   return others.length ? `${pct(common)}; ${others.join(', ')}` : pct(common);
+}
+
+/**
+ * Suites whose every spec keeps "share": each method's one fit cut at 0.5x, 1x and 2x each
+ * mix's in-domain share; precision mean and minimum, recall mean. (Suites with a fixed keep
+ * have the cuts in --json only: their table is about their own keep.)
+ */
+function shareTable(summary: SuiteSummary): string[] {
+  const factors = summary.rows.find((r) => r.atShare)?.atShare?.map((c) => c.factor) ?? [];
+  if (factors.length === 0) return [];
+  const rows: string[][] = [['method', ...factors.flatMap((f) => [`${factorLabel(f)} mean`, `${factorLabel(f)} min`, `${factorLabel(f)} recall`])]];
+  for (const r of summary.rows) rows.push([r.method, ...factors.flatMap((_, k) => (r.atShare?.[k] ? [pct(r.atShare[k].precisionMean), pct(r.atShare[k].precisionMin), pct(r.atShare[k].recallMean)] : ['-', '-', '-']))]);
+  return ['', `at ${factors.map(factorLabel).join(', ')} each mix's in-domain share of sentences (one fit per method, sized for 1x): in-domain share of kept characters, mean and min over the mixes; recall: mean share of in-domain characters kept`, grid(rows)];
 }
 
 /**
@@ -123,13 +183,28 @@ export function formatSuite(summary: SuiteSummary, results: EvalResult[], headin
   const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));
   if (opts.shares !== false) rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
   for (const r of summary.rows) rows.push([r.method, ...summary.mixes.map((s) => pct(r.byMix[s])), pct(r.mean), pct(r.min), r.seconds.toFixed(1)]);
+  const shares = results.length > 0 && results.every((r) => r.keepRule === 'share') ? shareTable(summary) : [];
   // Leaving out the only mix leaves nothing to choose by.
-  if (summary.mixes.length < 2) return [...head, grid(rows)].join('\n') + '\n';
+  if (summary.mixes.length < 2) return [...head, grid(rows), ...shares].join('\n') + '\n';
   const loo = leaveOneOut(summary);
   const looLines = loo.map((l) => `  ${shortName(l.heldOut)}: ${l.chosen || '-'} keeps ${pct(l.score)}`);
   const looMin = Math.min(...loo.map((l) => l.score));
   const words = summary.rows.some((r) => r.usersWord) ? '; rows given the user\'s word (--avoid) are no candidates' : '';
-  return [...head, grid(rows), '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out${words}; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
+  return [...head, grid(rows), ...shares, '', `leave-one-domain-out (method with the best minimum on the other mixes, scored on the one left out${words}; worst ${pct(looMin)}):`, ...looLines].join('\n') + '\n';
+}
+
+/**
+ * The cuts at the share over draws of the same mixes: the mean of the draws' means (each over
+ * the same mixes), the minimum of their minimums. Undefined unless every draw has them.
+ */
+function shareOverDraws(draws: Array<ShareSummary[] | undefined>): ShareSummary[] | undefined {
+  const first = draws[0];
+  if (!first || draws.some((d) => d?.length !== first.length)) return undefined;
+  return first.map((c, k) => {
+    const at = draws.map((d) => (d as ShareSummary[])[k]!);
+    const lowest = at.reduce((a, b) => (b.precisionMin < a.precisionMin ? b : a));
+    return { factor: c.factor, precisionMean: mean(at.map((x) => x.precisionMean)), precisionMin: lowest.precisionMin, worst: lowest.worst, recallMean: mean(at.map((x) => x.recallMean)) };
+  });
 }
 
 /**
@@ -154,7 +229,9 @@ export function summarizeDraws(draws: SuiteSummary[]): SuiteSummary {
       byMix[s] = Math.min(...(vals as number[]));
       all.push(...(vals as number[]));
     }
-    return suiteRow(method, mixes, byMix, all, perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0), perDraw.some((r) => r?.usersWord));
+    const row = suiteRow(method, mixes, byMix, all, perDraw.reduce((a, r) => a + (r?.seconds ?? 0), 0), perDraw.some((r) => r?.usersWord));
+    const atShare = shareOverDraws(perDraw.map((r) => r?.atShare));
+    return atShare ? { ...row, atShare } : row;
   });
   return { mixes, rows };
 }

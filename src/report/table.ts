@@ -1,4 +1,5 @@
 import type { EvalResult } from '../eval/run.js';
+import { factorLabel } from '../eval/share-cuts.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -16,7 +17,7 @@ function grid(rows: string[][], rightFrom: number): string {
  */
 export function formatTable(r: EvalResult): string {
   const head = [
-    `${r.spec}: keep ${pct(r.keep)} of sentences, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
+    `${r.spec}: keep ${pct(r.keep)} of sentences${r.keepRule === 'share' ? ` (the ${r.inDomain} share of the mix's sentences)` : ''}, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
     `task: ${r.taskSentences} sentences; general sample: ${r.generalSentences} sentences`,
     `per source: share of the kept sentences; precision: ${r.inDomain} share of the kept sentences; chars: of the kept characters (the suite's measure); recall: share of ${r.inDomain} sentences kept`,
     '',
@@ -38,7 +39,23 @@ export function formatTable(r: EvalResult): string {
     const what = g.avoided.length ? `avoided group${g.avoided.length === 1 ? '' : 's'} ${g.avoided.join(', ')} (${pct(share)} of the kept text), ${g.sentences} sentences` : 'no group mostly out of domain, nothing avoided';
     return [`${m.name}: the first cut kept ${pct(g.precisionCharsBefore)} ${r.inDomain} (chars) in groups ${groups}; ${what}`];
   });
-  return [...head, grid(rows, 1), '', mixLine, ...groupLines].join('\n') + '\n';
+  return [...head, grid(rows, 1), '', mixLine, ...groupLines, ...shareCuts(r)].join('\n') + '\n';
+}
+
+/**
+ * With keep "share": every method's one fit cut at 0.5x, 1x and 2x the in-domain share, in
+ * characters. A spec with a fixed keep has them in --json only: its table cuts at its own keep.
+ */
+function shareCuts(r: EvalResult): string[] {
+  const cuts = r.methods[0]?.atShare ?? [];
+  if (r.keepRule !== 'share' || cuts.length === 0) return [];
+  const rows: string[][] = [['method', ...cuts.flatMap((c) => [`precision ${factorLabel(c.factor)}`, `recall ${factorLabel(c.factor)}`])]];
+  for (const m of r.methods) rows.push([m.name, ...m.atShare.flatMap((c) => [pct(c.precisionChars), pct(c.recallChars)])]);
+  return [
+    '',
+    `at ${cuts.map((c) => factorLabel(c.factor)).join(', ')} the ${r.inDomain} share (keep ${cuts.map((c) => pct(c.keep)).join(', ')} of sentences; one fit, sized for 1x): precision: ${r.inDomain} share of the kept characters; recall: share of ${r.inDomain} characters kept`,
+    grid(rows, 1),
+  ];
 }
 
 /** The --json shape: {"methods":[{"name","embedder","kept_share","precision","recall","seconds"}], ...context}. */
@@ -47,6 +64,8 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
     spec: r.spec,
     in_domain: r.inDomain,
     keep: r.keep,
+    keep_rule: r.keepRule,
+    in_domain_share: r.inDomainShare,
     segment: r.segment,
     seed: r.seed,
     mix: Object.fromEntries(r.mix.map((m) => [m.label, { docs: m.docs, bytes: m.bytes, sentences: m.sentences, share: m.share }])),
@@ -62,6 +81,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       seconds: m.seconds,
       kept_sentences: m.keptSentences,
       total_sentences: m.totalSentences,
+      at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
       ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),
   };

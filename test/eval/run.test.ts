@@ -96,3 +96,30 @@ describe.skipIf(!sharedDir())('runEval with the inspect + --avoid loop (avoidKep
     expect((toJSON(r).methods as Array<Record<string, unknown>>)[1]).toHaveProperty('kept_groups.avoided', g.avoided);
   }, 60_000);
 });
+
+describe.skipIf(!sharedDir())('runEval with keep "share"', () => {
+  it('keeps the in-domain share of the scored sentences, sizes the fit for it and records both', async () => {
+    const spec = await loadSpec(SMOKE);
+    spec.keep = 'share';
+    const fitKeeps: Array<number | undefined> = [];
+    const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (fitKeeps.push(a[1].keep), defaultEngine.openScorer(...a)) };
+    // A prefix of the mix: the share is counted over what is scored, not the whole mix.
+    const r = await runEval(spec, { engine, methods: ['contrast', 'random'], maxSentences: 1500 });
+    const bio = r.mix.find((m) => m.label === 'bio')!;
+    const total = r.mix.reduce((a, m) => a + m.sentences, 0);
+    expect(total).toBeLessThan(3000);
+    expect(r.keepRule).toBe('share');
+    expect(r.keep).toBe(bio.sentences / total);
+    expect(r.inDomainShare).toBe(r.keep);
+    expect(fitKeeps).toEqual([r.keep, r.keep]);
+    for (const m of r.methods) expect(Math.abs(m.keptSentences - r.keep * m.totalSentences)).toBeLessThanOrEqual(r.segment / 2);
+    // The same scores cut at 0.5x, 1x, 2x the share; 1x is the method's own cut.
+    for (const m of r.methods) {
+      expect(m.atShare.map((c) => c.keep)).toEqual([0.5 * r.keep, r.keep, 2 * r.keep]);
+      expect(m.atShare[1]!.precisionChars).toBe(m.precisionChars);
+      expect(m.atShare[0]!.recallChars).toBeLessThanOrEqual(m.atShare[1]!.recallChars);
+      expect(m.atShare[1]!.recallChars).toBeLessThanOrEqual(m.atShare[2]!.recallChars);
+    }
+    expect(toJSON(r)).toMatchObject({ keep: r.keep, keep_rule: 'share', in_domain_share: r.keep });
+  }, 60_000);
+});

@@ -18,6 +18,11 @@ describe('normalizeSpec', () => {
     const s = normalizeSpec(base);
     expect([s.keep, s.segment, s.generalSample]).toEqual([0.2, 15, 5000]);
   });
+  it('takes keep "share" (the in-domain share, known once the mix is built) and refuses any other word or a number outside (0, 1)', () => {
+    expect(normalizeSpec({ ...base, keep: 'share' }).keep).toBe('share');
+    expect(normalizeSpec({ ...base, keep: 0.05 }).keep).toBe(0.05);
+    for (const keep of ['half', 1, 0, '0.2']) expect(() => normalizeSpec({ ...base, keep }), String(keep)).toThrow(/"keep" must be a number in \(0, 1\) or "share"/);
+  });
   it('refuses a file used as both task and corpus', () => {
     expect(() => normalizeSpec({ ...base, task: { files: ['/x/bio.jsonl'], format: 'jsonl-text' } })).toThrow(/both task and corpus/);
   });

@@ -61,7 +61,7 @@ describe('document split, chunking and record filters (suite specs)', () => {
 
 function result(spec: string, byMethod: Record<string, number>): EvalResult {
   const methods = Object.entries(byMethod).map(([name, p]) => ({ name, precisionChars: p, seconds: 1 }) as unknown as MethodResult);
-  return { spec, inDomain: 'x', keep: 0.2, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
+  return { spec, inDomain: 'x', keep: 0.2, keepRule: 'fixed', inDomainShare: 0.3, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
 }
 
 describe('suite summary', () => {
@@ -114,6 +114,56 @@ describe('suite summary', () => {
     const text = formatSuite(s, results, 'over 2 draws', { note: 'worst share', shares: false });
     expect(text).toContain('over 2 draws: worst share');
     expect(text).not.toContain('(in-domain share of mix)');
+  });
+});
+
+describe('suite summary at 0.5x, 1x and 2x the in-domain share', () => {
+  /** A mix whose methods keep "share", each with precision / recall at the three cuts. */
+  const shareResult = (spec: string, byMethod: Record<string, Array<[number, number]>>): EvalResult => {
+    const r = result(spec, Object.fromEntries(Object.entries(byMethod).map(([m, cuts]) => [m, cuts[1]![0]])));
+    for (const m of r.methods) m.atShare = byMethod[m.name]!.map(([precisionChars, recallChars], k) => ({ factor: [0.5, 1, 2][k]!, keep: [0.005, 0.01, 0.02][k]!, precisionChars, recallChars }));
+    return { ...r, keep: 0.01, keepRule: 'share' };
+  };
+  const results = [
+    shareResult('suite-a', { m1: [[1, 0.5], [0.9, 0.9], [0.5, 1]], m2: [[0.6, 0.3], [0.5, 0.5], [0.3, 0.6]] }),
+    shareResult('suite-b', { m1: [[0.8, 0.4], [0.7, 0.7], [0.45, 0.9]], m2: [[0.7, 0.35], [0.6, 0.6], [0.4, 0.8]] }),
+  ];
+  it('per method and cut: mean and minimum precision with the worst mix, mean recall', () => {
+    const m1 = summarizeSuite(results).rows.find((r) => r.method === 'm1')!;
+    expect(m1.atShare!.map((c) => c.factor)).toEqual([0.5, 1, 2]);
+    expect(m1.atShare![0]!.precisionMean).toBeCloseTo(0.9, 12);
+    expect(m1.atShare![0]!.precisionMin).toBe(0.8);
+    expect(m1.atShare![0]!.worst).toBe('suite-b');
+    expect(m1.atShare![2]!.recallMean).toBeCloseTo(0.95, 12);
+    expect(m1.atShare![2]!.precisionMin).toBe(0.45);
+    // 1x is the cut the mixes' own table shows.
+    expect([m1.atShare![1]!.precisionMean, m1.atShare![1]!.precisionMin]).toEqual([m1.mean, m1.min]);
+  });
+  it('a method without cuts on some mix has none: a mean over fewer mixes would not compare', () => {
+    const partial = [results[0]!, { ...results[1]!, methods: results[1]!.methods.filter((m) => m.name !== 'm2') }];
+    const rows = summarizeSuite(partial).rows;
+    expect(rows.find((r) => r.method === 'm2')!.atShare).toBeUndefined();
+    expect(rows.find((r) => r.method === 'm1')!.atShare).toHaveLength(3);
+    expect(formatSuite(summarizeSuite(partial), partial, 'suite')).toMatch(/m2\s+-\s+-\s+-\s+-/);
+  });
+  it('prints the three-cut table for a suite of keep "share" mixes only', () => {
+    const text = formatSuite(summarizeSuite(results), results, 'suite');
+    expect(text).toContain("(keep each mix's in-domain share of sentences, segments of 15)");
+    expect(text).toMatch(/method\s+0\.5x mean\s+0\.5x min\s+0\.5x recall\s+1x mean\s+1x min\s+1x recall\s+2x mean\s+2x min\s+2x recall/);
+    expect(text).toMatch(/m2\s+65\.0%\s+60\.0%\s+32\.5%\s+55\.0%\s+50\.0%\s+55\.0%\s+35\.0%\s+30\.0%\s+70\.0%/);
+    const fixed = results.map((r) => ({ ...r, keepRule: 'fixed' as const }));
+    expect(formatSuite(summarizeSuite(fixed), fixed, 'suite')).not.toContain('0.5x mean');
+  });
+  it('over draws: the mean of the draws\' means, the minimum of their minimums and its mix', () => {
+    const other = [
+      shareResult('suite-a', { m1: [[0.6, 0.3], [0.5, 0.5], [0.3, 0.7]], m2: [[0.6, 0.3], [0.5, 0.5], [0.3, 0.6]] }),
+      shareResult('suite-b', { m1: [[0.9, 0.5], [0.8, 0.8], [0.5, 0.9]], m2: [[0.7, 0.35], [0.6, 0.6], [0.4, 0.8]] }),
+    ];
+    const m1 = summarizeDraws([summarizeSuite(results), summarizeSuite(other)]).rows.find((r) => r.method === 'm1')!;
+    expect(m1.atShare![0]!.precisionMean).toBeCloseTo((0.9 + 0.75) / 2, 12);
+    expect(m1.atShare![0]!.precisionMin).toBe(0.6);
+    expect(m1.atShare![0]!.worst).toBe('suite-a');
+    expect(m1.atShare![2]!.recallMean).toBeCloseTo((0.95 + 0.8) / 2, 12);
   });
 });
 
@@ -201,5 +251,22 @@ describe.skipIf(!sharedDir())('corpora/suite', () => {
   it('the check suite holds ten mixes, among them three title tasks', () => {
     expect(check).toHaveLength(10);
     expect(check.filter((f) => f.includes('titles'))).toHaveLength(3);
+  });
+  // corpora/suite-scarce: the domain 0.5-3% of a large mix, keep its true share.
+  // corpora/suite-scarce-ambiguous: two more, whose other sources hold the task's topic too.
+  const scarce = specsIn('suite-scarce');
+  const ambiguous = specsIn('suite-scarce-ambiguous');
+  it('the scarce suite: ten valid mixes of 50 MB or more, 0.5-3% of the bytes in-domain, each keeping the in-domain share (and the two ambiguous ones)', () => {
+    expect(scarce).toHaveLength(10);
+    expect(ambiguous).toHaveLength(2);
+    for (const f of [...scarce, ...ambiguous]) {
+      const s = loadSpec(f);
+      for (const p of [...s.sources.flatMap((x) => x.files), ...s.task.files]) expect(existsSync(p), p).toBe(true);
+      expect(s.keep, f).toBe('share');
+      expect(s.mixBytes, f).toBeGreaterThanOrEqual(50e6);
+      const inShare = s.sources.filter((x) => x.label === s.inDomain).reduce((a, x) => a + (x.share ?? 0), 0);
+      expect(inShare, f).toBeGreaterThanOrEqual(0.005 - 1e-9);
+      expect(inShare, f).toBeLessThanOrEqual(0.03);
+    }
   });
 });
