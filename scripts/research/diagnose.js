@@ -50,7 +50,7 @@ const docSource = readFileSync(join(dir, 'mix.jsonl'), 'utf8').split('\n').filte
 
 const [method, json] = m.split(/:(.*)/s);
 // As the eval fits: the general sample in whole segments (self-training), the options sized for the share kept.
-const model = await fitModel({ method, task: c.task, general: c.general.slice(0, spec.generalSample), generalGroups: c.generalGroups.slice(0, spec.generalSample), seed: spec.seed, options: optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep) });
+const model = await fitModel({ method, task: c.task, general: c.general.slice(0, Number(process.env.GENERAL ?? spec.generalSample)), generalGroups: c.generalGroups.slice(0, Number(process.env.GENERAL ?? spec.generalSample)), seed: spec.seed, options: optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep) });
 const inner = await openScorer(model);
 const sentences = [];
 const recorder = { method: 'record', score: async (s) => { sentences.push(...s); return inner.score(s); }, dispose: async () => {} };

@@ -295,7 +295,10 @@ for (const name of names) {
   const also = (process.env.ALSO ?? '').split(',').map((x) => x.split(':')).find(([mix]) => mix === name);
   c.alsoIdx = also ? c.labels.indexOf(also[1]) : -2;
   // The eval's general sample (spec.generalSample) unless GENERAL asks for more (fit's default is 20,000).
-  const nGeneral = Number(process.env.GENERAL ?? spec.generalSample);
+  // GENERAL=per:C: C / keep sentences, at least the spec's and at most the cached sample (a sample sized by the share kept).
+  const perKeep = process.env.GENERAL?.startsWith('per:') ? Number(process.env.GENERAL.slice(4)) : undefined;
+  const nGeneral = perKeep ? Math.max(spec.generalSample, Math.ceil(perKeep / spec.keep)) : Number(process.env.GENERAL ?? spec.generalSample);
+  if (perKeep) console.error(`${name}: general sample ${Math.min(nGeneral, c.general.length)} sentences`);
   if (nGeneral < c.general.length) {
     c.general = c.general.slice(0, nGeneral);
     c.generalGroups = c.generalGroups.slice(0, nGeneral);

@@ -12,6 +12,7 @@ import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, type ScoredSegments, type ShareCut } from './share-cuts.js';
+import { sampleSizeFor } from '../model/complete.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -209,16 +210,17 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     const mix = await buildMix({ sources: spec.sources, seed: spec.seed, ...(spec.mixBytes !== undefined ? { mixBytes: spec.mixBytes } : {}), out: join(dir, 'mix.jsonl'), log });
     log(`mix: ${mix.totalDocs} documents, ${(mix.totalBytes / 1e6).toFixed(1)} MB -> ${mix.file}`);
     const task = await fileSetSentences(opts.engine, spec.task, join(dir, 'task.jsonl'), 'task', spec.maxTaskSentences, spec.seed);
-    const sampled = opts.engine.sampleGeneral
-      ? await opts.engine.sampleGeneral([mix.file], { size: spec.generalSample, seed: spec.seed + 1 })
-      : { sentences: await opts.engine.readSentences([mix.file], { limit: spec.generalSample, seed: spec.seed + 1 }) };
-    const general = sampled.sentences;
-    const generalGroups = 'groups' in sampled ? sampled.groups : undefined;
-    log(`task: ${task.length} sentences; general sample: ${general.length} sentences`);
-
     const inIdx = mix.labels.indexOf(spec.inDomain);
     const maxSentences = opts.maxSentences ?? Infinity;
     const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, log);
+    // As filter draws it to complete a model: a small share to keep asks for a larger sample.
+    const sampleSize = sampleSizeFor(spec.generalSample, keep);
+    const sampled = opts.engine.sampleGeneral
+      ? await opts.engine.sampleGeneral([mix.file], { size: sampleSize, seed: spec.seed + 1 })
+      : { sentences: await opts.engine.readSentences([mix.file], { limit: sampleSize, seed: spec.seed + 1 }) };
+    const general = sampled.sentences;
+    const generalGroups = 'groups' in sampled ? sampled.groups : undefined;
+    log(`task: ${task.length} sentences; general sample: ${general.length} sentences`);
     const results: MethodResult[] = [];
     let mixSummary: MixSummary[] | undefined;
     // The mix's sentences, recorded once if a method plays the inspect + --avoid loop.

@@ -106,6 +106,24 @@ export async function checkDeferredOptions(opts: Omit<FitOptions, 'general' | 'g
   }
 }
 
+/**
+ * A general sample holds at least this many sentences per share kept (SAMPLE_PER_KEEP / keep
+ * sentences in all), so that it holds about this many of the kind kept. Where the task's domain
+ * is scarce (a percent of the corpus or less), the 20,000 sentences that serve a keep of 20% hold a
+ * hundred of them and too few of the rare kinds of other text that the cut's narrow tail is made
+ * of: on the scarce suite (keep = the domain's share, 0.7-1.9%) every mix gained (docs/research.md,
+ * "A sample sized by the share kept"). Above a keep of 2.5% the sample stays as asked.
+ */
+export const SAMPLE_PER_KEEP = 500;
+/** ... and at most this many sentences: every fit of the completion is on the whole sample. */
+export const SAMPLE_MAX_FOR_KEEP = 100_000;
+
+/** The general sample to draw when `asked` sentences were asked for and `keep` will be kept. */
+export function sampleSizeFor(asked: number, keep: number | undefined): number {
+  if (keep === undefined || !(keep > 0 && keep < 1)) return asked;
+  return Math.max(asked, Math.min(SAMPLE_MAX_FOR_KEEP, Math.ceil(SAMPLE_PER_KEEP / keep)));
+}
+
 export interface CompleteOptions {
   /** Filter-time embedder overrides (model folder, device, batch size). */
   embedder?: Partial<EmbedderSpec>;

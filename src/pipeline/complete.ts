@@ -7,7 +7,7 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
-import { completeModel, needsCompletion, type CompleteOptions } from '../model/complete.js';
+import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
 import type { SentenceSample } from '../io/sample.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
@@ -58,7 +58,8 @@ function mb(bytes: number): string {
 export async function completeFromCorpus(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
   if (!needsCompletion(model)) return { model };
   const t0 = performance.now();
-  const size = model.completion!.sampleSize;
+  // A small share to keep asks for a larger sample (model/complete.ts, sampleSizeFor).
+  const size = sampleSizeFor(model.completion!.sampleSize, opts.keep);
   const seed = model.fit.seed;
   const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
   const how = sample.sampler === 'seek'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeModel, completesFromCorpus, deferFit, needsCompletion } from '../../src/model/complete.js';
+import { completeModel, completesFromCorpus, deferFit, needsCompletion, SAMPLE_MAX_FOR_KEEP, SAMPLE_PER_KEEP, sampleSizeFor } from '../../src/model/complete.js';
 import { validateModel } from '../../src/model/file.js';
 import { AVOID_DEFAULTS } from '../../src/select/avoid.js';
 import { fitModel } from '../../src/model/fit.js';
@@ -18,6 +18,23 @@ function sampleOf(sentences: string[]): SentenceSample {
 function groupsOf(sentences: string[]): Uint32Array {
   return Uint32Array.from(sentences, (_, i) => Math.floor(i / 15));
 }
+
+describe('sampleSizeFor', () => {
+  it('keeps the size asked for at the usual shares, and asks SAMPLE_PER_KEEP / keep sentences when that is more', () => {
+    expect(sampleSizeFor(20000, undefined)).toBe(20000);
+    expect(sampleSizeFor(20000, 0.2)).toBe(20000);
+    expect(sampleSizeFor(20000, 0.025)).toBe(20000);
+    expect(sampleSizeFor(20000, 0.01)).toBe(Math.ceil(SAMPLE_PER_KEEP / 0.01));
+    expect(sampleSizeFor(20000, 0.007)).toBe(Math.ceil(SAMPLE_PER_KEEP / 0.007));
+    expect(sampleSizeFor(3000, 0.1)).toBe(5000);
+  });
+  it('never asks for more than SAMPLE_MAX_FOR_KEEP, nor sizes anything for a keep of 0 or 1', () => {
+    expect(sampleSizeFor(20000, 0.0001)).toBe(SAMPLE_MAX_FOR_KEEP);
+    expect(sampleSizeFor(200000, 0.0001)).toBe(200000);
+    expect(sampleSizeFor(20000, 0)).toBe(20000);
+    expect(sampleSizeFor(20000, 1)).toBe(20000);
+  });
+});
 
 describe('completesFromCorpus', () => {
   it('methods that contrast with general text (the default among them) wait for the corpus; the paper\'s method and task-only methods do not', () => {
