@@ -8,6 +8,7 @@ import { STDIN } from '../io/input.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
 import type { OutFormat } from '../pipeline/runs.js';
 import { readModel } from '../model/file.js';
+import { describeTaskShare } from '../cut/share-estimate.js';
 import { warnKeep, warnNearRandom } from './model-warnings.js';
 import { runFilter } from '../pipeline/filter.js';
 import { runFilterInDir } from '../pipeline/filter-dir.js';
@@ -178,6 +179,7 @@ export const command: Command = {
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(stats, null, 2) + '\n');
     const skipped = readerSummary(stats.reader, { textField: reader.textField, stats: !!statsPath });
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
+    if (!quiet && stats.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(stats.taskShare)}\n`);
     if (!quiet && !stats.closedEarly) {
       const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
       io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${stats.sentences.kept}/${stats.sentences.total} sentences (${(100 * share).toFixed(2)}%) in ${stats.seconds.total.toFixed(1)}s\n`);

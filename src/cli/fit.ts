@@ -2,7 +2,7 @@ import { expandInputs } from '../io/inputs/expand.js';
 import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
 import { writeModel } from '../model/file.js';
-import { checkDeferredOptions, completesFromCorpus, deferFit, SAMPLE_PER_KEEP, sampleSizeFor, selfTrains } from '../model/complete.js';
+import { checkDeferredOptions, completesFromCorpus, deferFit, SAMPLE_FULL_KEEP, sampleSizeFor, selfTrains } from '../model/complete.js';
 import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
@@ -181,14 +181,14 @@ export const command: Command = {
       await checkDeferredOptions({ ...asked, log: say });
       const model = deferFit({ ...asked, taskFiles, sampleSize });
       writeModel(out, model);
-      say(`no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (${SAMPLE_PER_KEEP} / --keep when that is more; give --general FILE to fit now); wrote ${out}`);
+      say(`no --general: stored ${task.length} task sentences${avoid ? ` and ${avoid.length} to avoid` : ''} for ${method}; tadpole filter completes the model from a seeded sample of ${sampleSize} sentences of the corpus it filters (more when its --keep is under ${SAMPLE_FULL_KEEP * 100}%; give --general FILE to fit now); wrote ${out}`);
       explainMethod(method, options, say);
       return 0;
     }
     let general: string[] = [];
     let generalGroups: Uint32Array | undefined;
     if (generalFiles.length > 0) {
-      // --keep under 2.5% asks for a larger sample, as filter's completion does (model/complete.ts).
+      // A --keep under 2.5% asks for a larger sample, as filter's completion does (model/complete.ts).
       const size = sampleSizeFor(sampleSize, typeof options.keep === 'number' ? options.keep : undefined);
       const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size, seed }, { stdin: io.stdin });
       general = sample.sentences;

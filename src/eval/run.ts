@@ -13,6 +13,8 @@ import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, type ScoredSegments, type ShareCut } from './share-cuts.js';
 import { sampleSizeFor } from '../model/complete.js';
+import { ScoreSketch } from '../cut/sketch.js';
+import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -45,6 +47,8 @@ export interface MethodResult {
   avoidSentences?: number;
   /** The same fit and scores cut at 0.5x, 1x and 2x the in-domain share of the sentences scored. */
   atShare: ShareCut[];
+  /** What filter would say of how much of the mix looks like the task (cut/share-estimate.ts), beside `inDomainShare`. */
+  taskShare?: TaskShare;
 }
 
 /** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
@@ -129,6 +133,14 @@ interface Scored extends ScoredSegments {
   /** Documents and segment bytes per label in what was scored (the prefix with --max-sentences). */
   docsBy: Float64Array;
   bytesBy: Float64Array;
+}
+
+/** The share estimate filter prints, from the same segment scores (sentence weights). */
+function taskShareOfScores(scored: ScoredSegments): { taskShare?: TaskShare } {
+  const sketch = new ScoreSketch();
+  for (let i = 0; i < scored.scores.length; i++) sketch.add(scored.scores[i] as number, scored.weights[i] as number, 0);
+  const taskShare = estimateTaskShare(sketch);
+  return taskShare ? { taskShare } : {};
 }
 
 /** Every segment of the mix (prefix) scored by one scorer, with its source label. */
@@ -292,6 +304,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
         atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k)),
+        ...taskShareOfScores(scored),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({

@@ -107,21 +107,21 @@ export async function checkDeferredOptions(opts: Omit<FitOptions, 'general' | 'g
 }
 
 /**
- * A general sample holds at least this many sentences per share kept (SAMPLE_PER_KEEP / keep
- * sentences in all), so that it holds about this many of the kind kept. Where the task's domain
- * is scarce (a percent of the corpus or less), the 20,000 sentences that serve a keep of 20% hold a
- * hundred of them and too few of the rare kinds of other text that the cut's narrow tail is made
- * of: on the scarce suite (keep = the domain's share, 0.7-1.9%) every mix gained (docs/research.md,
- * "A sample sized by the share kept"). Above a keep of 2.5% the sample stays as asked.
+ * Under this share kept, the general sample grows as the share falls (asked x this / keep
+ * sentences), so that it holds as many sentences of the kind kept as it does at this share: 500
+ * of the default 20,000. Where the task's domain is scarce (a percent of the corpus or less), the
+ * sample that serves a keep of 20% holds a hundred of them and too few of the rare kinds of other
+ * text that the cut's narrow tail is made of: on the scarce suite (keep = the domain's share,
+ * 0.7-1.9%) every mix but one gained (docs/research.md, "A sample sized by the share kept").
  */
-export const SAMPLE_PER_KEEP = 500;
-/** ... and at most this many sentences: every fit of the completion is on the whole sample. */
-export const SAMPLE_MAX_FOR_KEEP = 100_000;
+export const SAMPLE_FULL_KEEP = 0.025;
+/** ... up to this many times the size asked: every fit of the completion is on the whole sample. */
+export const SAMPLE_MAX_GROWTH = 5;
 
 /** The general sample to draw when `asked` sentences were asked for and `keep` will be kept. */
 export function sampleSizeFor(asked: number, keep: number | undefined): number {
-  if (keep === undefined || !(keep > 0 && keep < 1)) return asked;
-  return Math.max(asked, Math.min(SAMPLE_MAX_FOR_KEEP, Math.ceil(SAMPLE_PER_KEEP / keep)));
+  if (keep === undefined || !(keep > 0 && keep < SAMPLE_FULL_KEEP)) return asked;
+  return Math.ceil(asked * Math.min(SAMPLE_MAX_GROWTH, SAMPLE_FULL_KEEP / keep));
 }
 
 export interface CompleteOptions {

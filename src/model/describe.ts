@@ -8,7 +8,7 @@ import { autoChoiceOf, describeChoice } from '../select/auto.js';
 import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
-import { SAMPLE_PER_KEEP } from './complete.js';
+import { SAMPLE_FULL_KEEP } from './complete.js';
 import type { ModelFile } from './file.js';
 import { explainModel, modelMethod } from './explain.js';
 
@@ -70,7 +70,7 @@ export function describeModel(s: ModelSummary): string[] {
   const files = (f: string[]) => (f.length ? ` from ${f.join(', ')}` : '');
   lines.push(`task: ${s.counts.taskSentences} sentences${files(s.counts.taskFiles)}`);
   if (s.state === 'waiting') {
-    lines.push(`general sample: none yet: filter completes the model from a seeded sample of ${s.sampleSize} sentences of the corpus it filters (${SAMPLE_PER_KEEP} / --keep when that is more)`);
+    lines.push(`general sample: none yet: filter completes the model from a seeded sample of ${s.sampleSize} sentences of the corpus it filters (more when its --keep is under ${SAMPLE_FULL_KEEP * 100}%)`);
   } else if (s.sample) {
     lines.push(`general sample: ${s.sample.sentences} sentences of the corpus filtered (${s.sample.sampler}, ${(s.sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${s.sample.fingerprint}`);
   } else {

@@ -135,6 +135,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       seconds: { open: (tOpen - t0) / 1000, pass1, cut: cutSeconds, pass2, total: (performance.now() - t0) / 1000 },
       closedEarly,
       ...(completion.info ? { completion: completion.info } : {}),
+      ...(cut.taskShare ? { taskShare: cut.taskShare } : {}),
     };
   } catch (err) {
     run?.ledger.setMeta({ status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });

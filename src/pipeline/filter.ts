@@ -1,3 +1,4 @@
+import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,11 @@ export interface FilterStats {
   closedEarly: boolean;
   /** A model fitted without --general: the corpus sample it was completed from. */
   completion?: CompletionInfo;
+  /**
+   * The share of the corpus's sentences that look like the task, with a range, from the
+   * segment scores of pass 1 (cut/share-estimate.ts); absent when they show no task-like part.
+   */
+  taskShare?: TaskShare;
   /** The input was cut into this many byte ranges, filtered apart by the scoring threads (range-filter.ts); absent when it was read in one stream. */
   ranges?: number;
 }
@@ -225,6 +231,8 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
     return;
   }
   const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
+  const share = estimateTaskShare(sketch);
+  if (share) stats.taskShare = share;
   const t3 = performance.now();
   stats.seconds.cut = (t3 - t2) / 1000;
   stats.threshold = cut.threshold;
@@ -257,6 +265,8 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
   stats.tieId = r.cut.tieId;
   Object.assign(stats, r.tally);
   stats.ranges = ranges.length;
+  const share = estimateTaskShare(r.sketch);
+  if (share) stats.taskShare = share;
 }
 
 function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {

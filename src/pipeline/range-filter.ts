@@ -49,6 +49,8 @@ export interface RangeFilterOptions {
 
 export interface RangeFilterResult {
   cut: Cut;
+  /** Every range's segment scores, merged (the share estimate reads them). */
+  sketch: ScoreSketch;
   moments: Moments;
   reader: Record<string, number>;
   tally: KeepTally;
@@ -127,7 +129,7 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
       rmSync(emits[i]!.partPath, { force: true }); // a fifth of the input: not left in a --work-dir
       if (o.sink.closedEarly) break;
     }
-    return { cut, moments, reader: counters.toJSON(), tally, seconds: { pass1: (t2 - t1) / 1000, cut: (t3 - t2) / 1000, pass2: (performance.now() - t3) / 1000 } };
+    return { cut, sketch, moments, reader: counters.toJSON(), tally, seconds: { pass1: (t2 - t1) / 1000, cut: (t3 - t2) / 1000, pass2: (performance.now() - t3) / 1000 } };
   } finally {
     o.signal?.removeEventListener('abort', stop);
   }

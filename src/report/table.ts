@@ -39,7 +39,9 @@ export function formatTable(r: EvalResult): string {
     const what = g.avoided.length ? `avoided group${g.avoided.length === 1 ? '' : 's'} ${g.avoided.join(', ')} (${pct(share)} of the kept text), ${g.sentences} sentences` : 'no group mostly out of domain, nothing avoided';
     return [`${m.name}: the first cut kept ${pct(g.precisionCharsBefore)} ${r.inDomain} (chars) in groups ${groups}; ${what}`];
   });
-  return [...head, grid(rows, 1), '', mixLine, ...groupLines, ...shareCuts(r)].join('\n') + '\n';
+  // What filter would estimate of the mix, beside the truth (cut/share-estimate.ts).
+  const shareLines = r.methods.flatMap((m) => (m.taskShare ? [`${m.name}: looks like the task: ${pct(m.taskShare.estimate)} (range ${pct(m.taskShare.low)}-${pct(m.taskShare.high)}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`] : []));
+  return [...head, grid(rows, 1), '', mixLine, ...groupLines, ...shareLines, ...shareCuts(r)].join('\n') + '\n';
 }
 
 /**
@@ -82,6 +84,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       kept_sentences: m.keptSentences,
       total_sentences: m.totalSentences,
       at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
+      ...(m.taskShare ? { task_share: m.taskShare } : {}),
       ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeModel, completesFromCorpus, deferFit, needsCompletion, SAMPLE_MAX_FOR_KEEP, SAMPLE_PER_KEEP, sampleSizeFor } from '../../src/model/complete.js';
+import { completeModel, completesFromCorpus, deferFit, needsCompletion, SAMPLE_FULL_KEEP, SAMPLE_MAX_GROWTH, sampleSizeFor } from '../../src/model/complete.js';
 import { validateModel } from '../../src/model/file.js';
 import { AVOID_DEFAULTS } from '../../src/select/avoid.js';
 import { fitModel } from '../../src/model/fit.js';
@@ -20,17 +20,16 @@ function groupsOf(sentences: string[]): Uint32Array {
 }
 
 describe('sampleSizeFor', () => {
-  it('keeps the size asked for at the usual shares, and asks SAMPLE_PER_KEEP / keep sentences when that is more', () => {
+  it('keeps the size asked for down to a keep of SAMPLE_FULL_KEEP, then grows it as the keep falls', () => {
     expect(sampleSizeFor(20000, undefined)).toBe(20000);
     expect(sampleSizeFor(20000, 0.2)).toBe(20000);
-    expect(sampleSizeFor(20000, 0.025)).toBe(20000);
-    expect(sampleSizeFor(20000, 0.01)).toBe(Math.ceil(SAMPLE_PER_KEEP / 0.01));
-    expect(sampleSizeFor(20000, 0.007)).toBe(Math.ceil(SAMPLE_PER_KEEP / 0.007));
-    expect(sampleSizeFor(3000, 0.1)).toBe(5000);
+    expect(sampleSizeFor(20000, SAMPLE_FULL_KEEP)).toBe(20000);
+    expect(sampleSizeFor(20000, 0.01)).toBe(50000);
+    expect(sampleSizeFor(1000, 0.01)).toBe(2500);
+    expect(sampleSizeFor(20000, 0.007)).toBe(Math.ceil((20000 * SAMPLE_FULL_KEEP) / 0.007));
   });
-  it('never asks for more than SAMPLE_MAX_FOR_KEEP, nor sizes anything for a keep of 0 or 1', () => {
-    expect(sampleSizeFor(20000, 0.0001)).toBe(SAMPLE_MAX_FOR_KEEP);
-    expect(sampleSizeFor(200000, 0.0001)).toBe(200000);
+  it('grows at most SAMPLE_MAX_GROWTH times, and sizes nothing for a keep of 0 or 1', () => {
+    expect(sampleSizeFor(20000, 0.0001)).toBe(20000 * SAMPLE_MAX_GROWTH);
     expect(sampleSizeFor(20000, 0)).toBe(20000);
     expect(sampleSizeFor(20000, 1)).toBe(20000);
   });

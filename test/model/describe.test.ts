@@ -30,7 +30,7 @@ describe('a model file in words (tadpole model show)', () => {
     const waiting = deferFit({ method: 'contrast', task, seed: 1, options: {}, sampleSize: 500 });
     const w = summarizeModel(waiting);
     expect(w.state).toBe('waiting');
-    expect(describeModel(w)).toContain('general sample: none yet: filter completes the model from a seeded sample of 500 sentences of the corpus it filters (500 / --keep when that is more)');
+    expect(describeModel(w)).toContain('general sample: none yet: filter completes the model from a seeded sample of 500 sentences of the corpus it filters (more when its --keep is under 2.5%)');
     const sample: SentenceSample = { sentences: general, groups, size: 500, seed: 1, sampler: 'reservoir', bytesRead: 2_500_000, documents: 80, draws: 0, fingerprint: 'abcdef0123456789' };
     const done = summarizeModel(await completeModel(waiting, sample));
     expect(done.state).toBe('completed');
