@@ -43,7 +43,7 @@ for (const { name, file } of specNames(process.argv.slice(2))) {
   const est = estimateTaskShare(sketch);
   rows.push({ name, truth, est });
   const pct = (x) => `${(100 * x).toFixed(2)}%`;
-  console.log(`${name}\ttruth ${pct(truth)}\t${est ? `estimate ${pct(est.estimate)} [${pct(est.low)}, ${pct(est.high)}]\tratio ${(est.estimate / truth).toFixed(2)}` : 'no estimate'}`);
+  console.log(`${name}\ttruth ${pct(truth)}\t${est ? `estimate ${pct(est.estimate)} [${pct(est.low)}, ${pct(est.high)}]\tratio ${(est.estimate / truth).toFixed(2)}\tin range: ${est.low <= truth && truth <= est.high ? 'yes' : 'no'}` : 'no estimate'}`);
 }
 const ratios = rows.filter((r) => r.est).map((r) => r.est.estimate / r.truth);
 const within = ratios.filter((x) => x >= 1 / 1.5 && x <= 1.5).length;

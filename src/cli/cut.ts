@@ -1,3 +1,4 @@
+import { describeTaskShare } from '../cut/share-estimate.js';
 import { writeFileSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
@@ -29,6 +30,7 @@ export const command: Command = {
     if (statsPath) writeFileSync(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {
       io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
+      if (cut.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(cut.taskShare)}\n`);
     }
     return 0;
   },

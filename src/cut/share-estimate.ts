@@ -7,9 +7,11 @@
  * task-like mode at the low end, apart from the rest. The estimate is the share of the corpus's
  * sentences below the deepest valley of the segment-score density, among valleys with at least
  * MIN_SEGMENTS segments below them (a valley in the sparse extreme tail is noise). The density is a
- * Gaussian kernel estimate at three bandwidths; the middle one gives the estimate, all three the
- * range. No valley (one mode, as a random or near-random scorer gives): no estimate. Measured
- * against the truth on the suites: docs/guide/choosing-what-to-keep.md.
+ * Gaussian kernel estimate at three bandwidths; the middle one gives the estimate. The range spans,
+ * at all three, the valley's reading and twice the share below the task-like mode's peak (its lower
+ * half is its own; the valley cuts off the upper half's tail, so it reads low when the mode is
+ * wide). No valley (one mode, as a random or near-random scorer gives): no estimate. Measured
+ * against the truth on the suites: docs/research.md, "How much looks like the task".
  */
 import { bucketValue, type ScoreSketch } from './sketch.js';
 
@@ -34,8 +36,12 @@ interface Point {
   sentences: number;
 }
 
-/** The sentence share below the deepest valley at bandwidth h x sd; undefined without one. */
-function valleyShare(points: Point[], totalSentences: number, lo: number, hi: number, h: number): number | undefined {
+/**
+ * At bandwidth h x sd: the sentence share below the deepest valley, and twice the share below the
+ * highest point of the density under it (the task-like mode's peak: its lower half is all its own,
+ * where its upper half mixes with the rest's tail); undefined without a valley.
+ */
+function valleyShare(points: Point[], totalSentences: number, lo: number, hi: number, h: number): { valley: number; mirror: number } | undefined {
   const grid = Float64Array.from({ length: GRID }, (_, g) => lo + ((hi - lo) * g) / (GRID - 1));
   const density = new Float64Array(GRID);
   for (const p of points) {
@@ -46,8 +52,9 @@ function valleyShare(points: Point[], totalSentences: number, lo: number, hi: nu
       if (z * z < 16) density[g] = (density[g] as number) + w * Math.exp(-0.5 * z * z);
     }
   }
-  let best: { depth: number; at: number } | undefined;
+  let best: { depth: number; at: number; peakAt: number } | undefined;
   let leftPeak = density[0] as number;
+  let leftPeakAt = grid[0] as number;
   for (let g = 1; g < GRID - 1; g++) {
     const d = density[g] as number;
     if (d <= (density[g - 1] as number) && d <= (density[g + 1] as number) && d < leftPeak) {
@@ -56,14 +63,21 @@ function valleyShare(points: Point[], totalSentences: number, lo: number, hi: nu
       const depth = Math.min(leftPeak, rightPeak) / Math.max(d, 1e-300);
       let below = 0;
       for (const p of points) if (p.x <= (grid[g] as number)) below += p.segments;
-      if (below >= MIN_SEGMENTS && depth > 1 && (!best || depth > best.depth)) best = { depth, at: grid[g] as number };
+      if (below >= MIN_SEGMENTS && depth > 1 && (!best || depth > best.depth)) best = { depth, at: grid[g] as number, peakAt: leftPeakAt };
     }
-    leftPeak = Math.max(leftPeak, d);
+    if (d > leftPeak) {
+      leftPeak = d;
+      leftPeakAt = grid[g] as number;
+    }
   }
   if (!best) return undefined;
-  let sentences = 0;
-  for (const p of points) if (p.x <= best.at) sentences += p.sentences;
-  return sentences / totalSentences;
+  let valley = 0;
+  let mirror = 0;
+  for (const p of points) {
+    if (p.x <= best.at) valley += p.sentences;
+    if (p.x <= best.peakAt) mirror += p.sentences;
+  }
+  return { valley: valley / totalSentences, mirror: Math.min(1, (2 * mirror) / totalSentences) };
 }
 
 /** The estimate from the segment-score sketch; undefined when the scores show no task-like part apart from the rest. */
@@ -100,11 +114,13 @@ export function estimateTaskShare(sketch: ScoreSketch): TaskShare | undefined {
     }
   }
   if (lo === undefined || !(hi > lo)) return undefined;
-  const shares = BANDWIDTHS.map((b) => valleyShare(points, total, lo, hi, b * sd));
-  const estimate = shares[1];
-  if (estimate === undefined) return undefined;
-  const found = shares.filter((s): s is number => s !== undefined);
-  return { estimate, low: Math.min(...found), high: Math.max(...found) };
+  const found = BANDWIDTHS.map((b) => valleyShare(points, total, lo, hi, b * sd));
+  const mid = found[1];
+  if (mid === undefined) return undefined;
+  const all = found.flatMap((f) => (f ? [f.valley, f.mirror] : []));
+  // The valley at the middle width is the estimate (it was the closer of the two on the suites);
+  // the range spans both readings at all three widths.
+  return { estimate: mid.valley, low: Math.min(...all), high: Math.max(...all) };
 }
 
 /** One line for stderr: the estimate as a percentage, with its range. */
