@@ -8,7 +8,7 @@ import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
 import { writeKeptRuns, type KeepTally, type RunWriter } from './runs.js';
 import type { SegmentRecord } from '../segment/segments.js';
-import type { ScoredBatch } from './scored.js';
+import { sentenceAt, type ScoredBatch } from './scored.js';
 import { segmentsOf } from './segment-records.js';
 
 /** Welford running mean/variance of sentence scores (for the paper's normalised weights). */
@@ -59,7 +59,7 @@ export interface SpillTargets {
 export function spillBatch(b: ScoredBatch, to: SpillTargets, method: string, segment: number, docContext: number | undefined, firstId: number): SegmentRecord[] {
   for (let i = 0; i < b.scores.length; i++) {
     const s = b.scores[i]!;
-    if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${b.sentences[i]!.slice(0, 80)}`);
+    if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${sentenceAt(b, i).slice(0, 80)}`);
     to.moments.add(s);
   }
   const segs = segmentsOf(b, segment, firstId, docContext);

@@ -14,8 +14,13 @@ export function tokenize(text: string): string[] {
 
 /** FNV-1a over UTF-16 code units, then a murmur3 finalizer: a well-mixed u32. */
 export function hashString(s: string, seed = 0): number {
+  return hashRange(s, 0, s.length, seed);
+}
+
+/** hashString(s.slice(from, to), seed), without making the slice. */
+export function hashRange(s: string, from: number, to: number, seed = 0): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
