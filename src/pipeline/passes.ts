@@ -132,7 +132,7 @@ export async function forEachSegmentedDoc(read: (triage: Triage | undefined) => 
     for await (const docs of read(triage?.triage)) {
       for (const doc of docs) {
         const seg = nextIndexedDoc(doc, index, reader, o.segment);
-        await onDoc(doc, { ...seg, firstId: id });
+        await onDoc(doc, { scores: seg.scores, sentences: seg.sentences, bytes: seg.bytes, spansAndBounds: seg.spansAndBounds, firstId: id });
         id += seg.scores.length;
         if (o.stop?.()) return;
       }
@@ -146,14 +146,25 @@ export async function forEachSegmentedDoc(read: (triage: Triage | undefined) => 
   }
 }
 
+const NO_SPANS: { spans: number[]; bounds: number[] } = { spans: [], bounds: [] };
+
 /** Pass 2 in cut mode: writes the kept runs of every document, tallying into `tally`. */
 export async function emitKept(read: (triage: Triage | undefined) => AsyncIterable<Doc[]>, o: SegmentedDocsOptions & { cut: Pick<Cut, 'threshold' | 'tieId'> }, writer: RunWriter, tally: KeepTally): Promise<void> {
   const cut = o.cut;
   await forEachSegmentedDoc(read, o, async (doc, seg) => {
-    const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(cut, score, seg.firstId + s) ? 1 : 0));
+    // A plain loop: Uint8Array.from with a mapping function took the generic iterator path,
+    // about a tenth of pass 2.
+    const kept = new Uint8Array(seg.scores.length);
+    let any = false;
+    for (let s = 0; s < kept.length; s++) {
+      if (isKept(cut, seg.scores[s]!, seg.firstId + s)) {
+        kept[s] = 1;
+        any = true;
+      }
+    }
     // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
     // for kept runs alone, so its spans are not read.
-    const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
+    const { spans, bounds } = any ? seg.spansAndBounds() : NO_SPANS;
     await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, tally);
     tally.documents.total++;
   });
