@@ -4,7 +4,7 @@
  * cannot change it (a running index did: shard i would restart the count). Repeated
  * sentences share a score, which is harmless for a baseline.
  */
-import { fmix32, hashPair, hashRange, hashString } from '../text/ngrams.js';
+import { fmix32, hashBytes, hashPair, hashRange, hashString } from '../text/ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Uniform in [0, 1) from (seed, text). */
@@ -15,6 +15,11 @@ export function randomScore(seed: number, text: string): number {
 /** randomScore(seed, text.slice(from, to)), read in place. */
 export function randomScoreOfRange(seed: number, text: string, from: number, to: number): number {
   return scoreOfHash(seed, hashRange(text, from, to));
+}
+
+/** randomScore(seed, s) of the string s whose code units are bytes[from, to). */
+function randomScoreOfBytes(seed: number, bytes: Uint8Array, from: number, to: number): number {
+  return scoreOfHash(seed, hashBytes(bytes, from, to));
 }
 
 function scoreOfHash(seed: number, h: number): number {
@@ -41,10 +46,19 @@ class RandomScorer implements SentenceScorer {
     for (let d = 0; d < texts.length; d++) {
       const text = texts[d]!;
       const s = spans[d]!;
-      for (let j = 0; j < s.length; j += 2) out[k++] = randomScoreOfRange(this.seed, text, s[j]!, s[j + 1]!);
+      // An ASCII document is hashed from a copy of its bytes (code units, one a byte).
+      if (Buffer.byteLength(text, 'utf8') === text.length) {
+        if (this.bytes.length < text.length) this.bytes = Buffer.allocUnsafe(Math.max(text.length, 2 * this.bytes.length));
+        this.bytes.write(text, 0, 'latin1');
+        for (let j = 0; j < s.length; j += 2) out[k++] = randomScoreOfBytes(this.seed, this.bytes, s[j]!, s[j + 1]!);
+      } else {
+        for (let j = 0; j < s.length; j += 2) out[k++] = randomScoreOfRange(this.seed, text, s[j]!, s[j + 1]!);
+      }
     }
     return out;
   }
+  /** Scratch for the bytes of an ASCII document. */
+  private bytes = Buffer.allocUnsafe(1 << 16);
   async dispose(): Promise<void> {}
 }
 
