@@ -282,7 +282,6 @@ class Splitter {
 
   /** text[from, to) trimmed, as one span, or line by line when it is long and wrapped. */
   private emit(from: number, to: number): void {
-    const text = this.text;
     const codes = this.codes;
     while (from < to && isSpace(codes[from]!)) from++;
     while (to > from && isSpace(codes[to - 1]!)) to--;
@@ -358,7 +357,6 @@ class Splitter {
   private listMarker(tokStart: number, wordStart: number, end: number, style: number): boolean {
     const len = end - wordStart;
     if (len < 1 || len > 3) return false;
-    const text = this.text;
     const codes = this.codes;
     let kind: number;
     let value: number;
@@ -402,7 +400,6 @@ class Splitter {
   /** At an opening quote, find its closing quote within QUOTE_WINDOW (not past a blank line). */
   private quote(i: number): void {
     if (i < this.quoteEnd) return;
-    const text = this.text;
     const codes = this.codes;
     const c = codes[i]!;
     const before = this.code(i - 1);
@@ -438,7 +435,6 @@ class Splitter {
    * Looks back over the whitespace before `nl`; it stops at the opening quote at the latest.
    */
   private quotationBrokenAt(nl: number): boolean {
-    const text = this.text;
     const codes = this.codes;
     let q = nl - 1;
     let blankLine = false;
@@ -583,7 +579,6 @@ class Splitter {
 
   /** Footnote references glued to a period: "martyr.[1][2]", "consultation.11 12", "(type 2).10". */
   private footnoteEnd(i: number, k: number): number {
-    const text = this.text;
     const codes = this.codes;
     const before = this.code(i - 1);
     if (!(isLetter(before) && isLetter(this.code(i - 2))) && before !== 41) return k;
@@ -672,7 +667,6 @@ class Splitter {
    * more letters or a number, outside e-mail addresses, URLs and dotted names.
    */
   private missingSpace(i: number, j: number): boolean {
-    const text = this.text;
     const codes = this.codes;
     if (!isUpper(this.code(j)) || !isLower(this.code(j + 1))) return false;
     let b = i;
@@ -703,7 +697,6 @@ class Splitter {
   }
 
   private newline(i: number): number {
-    const text = this.text;
     const codes = this.codes;
     const n = this.n;
     const c = codes[i]!;
