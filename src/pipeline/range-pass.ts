@@ -6,7 +6,7 @@ import type { SentenceScorer } from '../select/selector.js';
 import { Interrupted } from '../shard/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
 import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
-import { scoreBatches, splitBatches } from './scored.js';
+import { scoreDocBatches } from './scored.js';
 import type { InputRef } from '../io/input-kind.js';
 
 /**
@@ -70,7 +70,7 @@ function afterBatch(counters: ReadCounters, hooks: RangeHooks): () => void {
 /** Pass 1 on one range: its own spill and doc index, sketch and moments. */
 export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: RangeHooks): Promise<RangeScored> {
   const counters = new ReadCounters();
-  const batches = scoreBatches(splitBatches(documentsOf(job, counters), job.batchSentences), scorer);
+  const batches = scoreDocBatches(documentsOf(job, counters), scorer, job.batchSentences);
   const out = await spillScores(batches, scorer.method, job.segment, job.docContext, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks));
   return { sketch: out.sketch.toJSON(), moments: { n: out.moments.n, mean: out.moments.mean, m2: out.moments.m2 }, segments: out.segments, docs: counters.docs, reader: counters.toJSON() };
 }

@@ -10,6 +10,7 @@ export interface SplitBatch {
   spans: number[][];
   /** Index of docs[i]'s first sentence in `sentences`/`scores`. */
   firstSentence: number[];
+  /** The sentences as strings, or empty when they were not sliced (a scorer that reads spans in place). */
   sentences: string[];
 }
 
@@ -40,19 +41,42 @@ export function splitDocs(docs: Doc[], slice = true): SplitBatch {
   return b;
 }
 
-/** Split documents into sentences, gathering batches of about `target` sentences. */
-export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<SplitBatch> {
+/** Sentences in a batch, whether or not they were sliced. */
+export function sentenceCount(b: SplitBatch): number {
+  const last = b.docs.length - 1;
+  return last < 0 ? 0 : b.firstSentence[last]! + b.spans[last]!.length / 2;
+}
+
+/** Sentence i of a batch (sliced now when the batch holds spans only). */
+export function sentenceAt(b: SplitBatch, i: number): string {
+  if (b.sentences.length > 0) return b.sentences[i]!;
+  let d = 0;
+  while (d + 1 < b.docs.length && b.firstSentence[d + 1]! <= i) d++;
+  const j = 2 * (i - b.firstSentence[d]!);
+  return b.docs[d]!.text.slice(b.spans[d]![j], b.spans[d]![j + 1]);
+}
+
+/** Split documents into sentences, gathering batches of about `target` sentences (`slice`: false leaves `sentences` empty, spans only). */
+export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = DEFAULT_BATCH_SENTENCES, slice = true): AsyncGenerator<SplitBatch> {
   let cur = emptyBatch();
+  let count = 0;
   for await (const docs of docBatches) {
     for (const doc of docs) {
-      addDoc(cur, doc, true);
-      if (cur.sentences.length >= target) {
+      addDoc(cur, doc, slice);
+      count += cur.spans[cur.spans.length - 1]!.length / 2;
+      if (count >= target) {
         yield cur;
         cur = emptyBatch();
+        count = 0;
       }
     }
   }
   if (cur.docs.length > 0) yield cur;
+}
+
+/** Documents split and scored; sentences are sliced only for a scorer that cannot read them in place (scoreSpans). */
+export function scoreDocBatches(docBatches: AsyncIterable<Doc[]>, scorer: SentenceScorer, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<ScoredBatch> {
+  return scoreBatches(splitBatches(docBatches, target, scorer.scoreSpans === undefined), scorer);
 }
 
 /** Sentences of split batches, for a scorer's `prepare` pass. */
@@ -82,10 +106,24 @@ export function refuseCorpusWide(scorer: Pick<SentenceScorer, 'prepare' | 'metho
 export async function* scoreBatches(batches: AsyncIterable<SplitBatch>, scorer: SentenceScorer): AsyncGenerator<ScoredBatch> {
   let pending: Promise<ScoredBatch> | undefined;
   for await (const b of batches) {
-    const next = (b.sentences.length > 0 ? scorer.score(b.sentences) : Promise.resolve(new Float64Array(0))).then((scores) => ({ ...b, scores }));
+    const next = scoreBatch(b, scorer).then((scores) => ({ ...b, scores }));
     next.catch(() => undefined); // surfaced when awaited below
     if (pending) yield await pending;
     pending = next;
   }
   if (pending) yield await pending;
+}
+
+function scoreBatch(b: SplitBatch, scorer: SentenceScorer): Promise<Float64Array> {
+  const n = sentenceCount(b);
+  if (n === 0) return Promise.resolve(new Float64Array(0));
+  if (b.sentences.length === n) return scorer.score(b.sentences);
+  if (scorer.scoreSpans) return scorer.scoreSpans(b.docs.map((d) => d.text), b.spans);
+  return scorer.score(b.docs.flatMap((d, i) => sentencesOfDoc(d.text, b.spans[i]!)));
+}
+
+function sentencesOfDoc(text: string, spans: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let j = 0; j < spans.length; j += 2) out.push(text.slice(spans[j], spans[j + 1]));
+  return out;
 }

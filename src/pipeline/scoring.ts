@@ -5,7 +5,7 @@ import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { ScoringPool } from './pool.js';
-import { DEFAULT_BATCH_SENTENCES, scoreBatches, splitBatches, type ScoredBatch } from './scored.js';
+import { DEFAULT_BATCH_SENTENCES, scoreDocBatches, type ScoredBatch } from './scored.js';
 
 /** What scores a pass: the model's scorer in this thread, or a pool of worker threads. */
 export type Scoring = SentenceScorer | ScoringPool;
@@ -27,5 +27,5 @@ export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSp
 /** Document batches -> scored batches (sentence spans and scores), in input order, whatever does the scoring. */
 export function scoreDocuments(docBatches: AsyncIterable<Doc[]>, scoring: Scoring, batchSentences = DEFAULT_BATCH_SENTENCES): AsyncGenerator<ScoredBatch> {
   if (scoring instanceof ScoringPool) return scoring.scored(docBatches, batchSentences);
-  return scoreBatches(splitBatches(docBatches, batchSentences), scoring);
+  return scoreDocBatches(docBatches, scoring, batchSentences);
 }

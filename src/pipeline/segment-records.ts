@@ -14,12 +14,14 @@ export function segmentsOf(b: ScoredBatch, size: number, nextId: number, docCont
     const spans = b.spans[d]!;
     const bounds = segmentBounds(spans.length / 2, size);
     const scores = documentSegmentScores(b.scores, b.firstSentence[d]!, spans, bounds, docContext);
+    // In an ASCII document a span's UTF-8 bytes are its length: no slice to measure.
+    const ascii = Buffer.byteLength(doc.text, 'utf8') === doc.text.length;
     for (let s = 0; s < bounds.length; s += 2) {
       const first = bounds[s]!;
       const count = bounds[s + 1]!;
       const start = spans[2 * first]!;
       const end = spans[2 * (first + count - 1) + 1]!;
-      out.push({ id: nextId++, doc: doc.ordinal, firstSentence: first, sentences: count, bytes: Buffer.byteLength(doc.text.slice(start, end)), score: scores[s / 2]! });
+      out.push({ id: nextId++, doc: doc.ordinal, firstSentence: first, sentences: count, bytes: ascii ? end - start : Buffer.byteLength(doc.text.slice(start, end)), score: scores[s / 2]! });
     }
   }
   return out;

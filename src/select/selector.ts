@@ -13,6 +13,12 @@ export interface SentenceScorer {
   readonly method: string;
   score(sentences: string[]): Promise<Float64Array>;
   /**
+   * The scores `score` gives the sentences texts[d].slice(spans[d][2i], spans[d][2i + 1]), in
+   * order, read in place: a scorer that offers it is handed spans, and the pipeline slices no
+   * sentence strings for it (`random`: slicing and collecting them cost more than its hash).
+   */
+  scoreSpans?(texts: readonly string[], spans: readonly (readonly number[])[]): Promise<Float64Array>;
+  /**
    * Methods that select against the whole corpus (the paper's kNN-TAPT: the k nearest corpus
    * sentences of each task sentence) see every sentence once, in input order, before
    * `score` is called on the same sentences in the same order. Such methods need one

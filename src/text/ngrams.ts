@@ -14,8 +14,24 @@ export function tokenize(text: string): string[] {
 
 /** FNV-1a over UTF-16 code units, then a murmur3 finalizer: a well-mixed u32. */
 export function hashString(s: string, seed = 0): number {
+  return hashRange(s, 0, s.length, seed);
+}
+
+/**
+ * hashString of the string whose code units are bytes[from, to) (an ASCII or Latin-1 text
+ * copied out byte for byte): the same hash, and about twice as fast as charCodeAt, which
+ * re-checks the string's representation at every character.
+ */
+export function hashBytes(bytes: Uint8Array, from: number, to: number, seed = 0): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return fmix32(h);
+}
+
+/** hashString(s.slice(from, to), seed), without making the slice. */
+export function hashRange(s: string, from: number, to: number, seed = 0): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = from; i < to; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }

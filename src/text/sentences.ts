@@ -190,10 +190,36 @@ function hasNewline(text: string, start: number, end: number): boolean {
   return false;
 }
 
+/** Reused between documents: the splitter runs one document at a time on a thread. */
+let unitsScratch = new Uint16Array(1 << 15);
+let unitsBytes = Buffer.from(unitsScratch.buffer);
+
+/**
+ * text's UTF-16 code units (lone surrogates too), copied natively into a reused buffer
+ * (little-endian, as wherever Node runs), as a view of exactly text.length: a read past
+ * either end gives undefined, which every comparison, table lookup and arithmetic treats as
+ * charCodeAt's NaN.
+ */
+function codeUnits(text: string): Uint16Array {
+  if (unitsScratch.length < text.length) {
+    unitsScratch = new Uint16Array(Math.max(text.length, 2 * unitsScratch.length));
+    unitsBytes = Buffer.from(unitsScratch.buffer);
+  }
+  unitsBytes.write(text, 0, 'utf16le');
+  return unitsScratch.subarray(0, text.length);
+}
+
 interface ListMarker { kind: number; style: number; value: number }
 
 class Splitter {
   private readonly text: string;
+  /**
+   * The text's UTF-16 code units, read by index: charCodeAt re-checks the string's
+   * representation at every call, and reading a typed array instead made the splitter about
+   * a sixth faster (docs/benchmarks/speed-and-memory.md, "The bare pipeline"). The
+   * regular-expression scan, slices and indexOf use `text`.
+   */
+  private readonly codes: Uint16Array;
   private readonly n: number;
   /** Sentences cut longer than this that contain line breaks are emitted line by line. */
   private readonly maxWrapped: number;
@@ -216,6 +242,7 @@ class Splitter {
   constructor(text: string, maxWrapped: number) {
     this.text = text;
     this.n = text.length;
+    this.codes = codeUnits(text);
     this.maxWrapped = maxWrapped;
     this.caseless = !/[A-Z]/.test(text);
     this.lineWidth = typicalLineWidth(text);
@@ -234,6 +261,7 @@ class Splitter {
    */
   private scan(): void {
     const text = this.text;
+    const codes = this.codes;
     const n = this.n;
     const find = NEXT_CANDIDATE;
     let i = 0;
@@ -241,13 +269,13 @@ class Splitter {
       find.lastIndex = i;
       if (!find.test(text)) return;
       i = find.lastIndex - 1;
-      switch (CANDIDATES[text.charCodeAt(i)]!) {
+      switch (CANDIDATES[codes[i]!]!) {
         case Cand.Terminator: i = this.terminator(i); break;
         case Cand.Newline: i = this.newline(i); break;
         case Cand.Paren: this.parenMarker(i); i++; break;
         case Cand.Quote: this.quote(i); i++; break;
         default:
-          if (i === 0 || isSpace(text.charCodeAt(i - 1))) this.cut(i);
+          if (i === 0 || isSpace(codes[i - 1]!)) this.cut(i);
           i++;
       }
     }
@@ -255,9 +283,9 @@ class Splitter {
 
   /** text[from, to) trimmed, as one span, or line by line when it is long and wrapped. */
   private emit(from: number, to: number): void {
-    const text = this.text;
-    while (from < to && isSpace(text.charCodeAt(from))) from++;
-    while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+    const codes = this.codes;
+    while (from < to && isSpace(codes[from]!)) from++;
+    while (to > from && isSpace(codes[to - 1]!)) to--;
     if (to <= from) return;
     if (to - from > this.maxWrapped && this.hasNewline(from, to)) this.emitLines(from, to);
     else this.out.push(from, to);
@@ -266,13 +294,14 @@ class Splitter {
   /** Each non-blank line of text[from, to), trimmed (pushLines, finding breaks natively). */
   private emitLines(from: number, to: number): void {
     const text = this.text;
+    const codes = this.codes;
     const out = this.out;
     for (;;) {
       const p = Math.min(this.nextLf, this.nextCr, to);
       let a = from;
       let b = p;
-      while (a < b && isSpace(text.charCodeAt(a))) a++;
-      while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+      while (a < b && isSpace(codes[a]!)) a++;
+      while (b > a && isSpace(codes[b - 1]!)) b--;
       if (b > a) out.push(a, b);
       if (p >= to) return;
       from = p + 1;
@@ -293,21 +322,21 @@ class Splitter {
   }
 
   private code(i: number): number {
-    return i < this.n ? this.text.charCodeAt(i) : -1;
+    return i < this.n ? this.codes[i]! : -1;
   }
 
   /** Start of the whitespace-delimited token that ends at `end` (bounded by WINDOW and `floor`). */
   private tokenStart(end: number, floor = 0): number {
     let s = end;
     const stop = Math.max(floor, end - WINDOW);
-    while (s > stop && !isSpace(this.text.charCodeAt(s - 1))) s--;
+    while (s > stop && !isSpace(this.codes[s - 1]!)) s--;
     return s;
   }
 
   /** Skip openers and bullets at the front of a token. */
   private wordStart(s: number, end: number): number {
     while (s < end) {
-      const c = this.text.charCodeAt(s);
+      const c = this.codes[s]!;
       if (!isOpener(c) && !isBullet(c)) break;
       s++;
     }
@@ -318,7 +347,7 @@ class Splitter {
   private atSentenceStart(pos: number): boolean {
     let p = pos - 1;
     while (p >= this.lastCut) {
-      const c = this.text.charCodeAt(p);
+      const c = this.codes[p]!;
       if (!isSpace(c) && !isBullet(c) && !isOpener(c)) return false;
       p--;
     }
@@ -329,14 +358,14 @@ class Splitter {
   private listMarker(tokStart: number, wordStart: number, end: number, style: number): boolean {
     const len = end - wordStart;
     if (len < 1 || len > 3) return false;
-    const text = this.text;
+    const codes = this.codes;
     let kind: number;
     let value: number;
-    const c0 = text.charCodeAt(wordStart);
+    const c0 = codes[wordStart]!;
     if (isDigit(c0)) {
       value = 0;
       for (let p = wordStart; p < end; p++) {
-        const c = text.charCodeAt(p);
+        const c = codes[p]!;
         if (!isDigit(c)) return false;
         value = value * 10 + (c - 48);
       }
@@ -365,15 +394,15 @@ class Splitter {
     if (next >= 0 && !isSpace(next)) return;
     const s = this.tokenStart(i);
     const w = this.wordStart(s, i);
-    if (w !== s && !isBullet(this.text.charCodeAt(s))) return; // "(1)" is not a label here
+    if (w !== s && !isBullet(this.codes[s]!)) return; // "(1)" is not a label here
     this.listMarker(s, w, i, 2);
   }
 
   /** At an opening quote, find its closing quote within QUOTE_WINDOW (not past a blank line). */
   private quote(i: number): void {
     if (i < this.quoteEnd) return;
-    const text = this.text;
-    const c = text.charCodeAt(i);
+    const codes = this.codes;
+    const c = codes[i]!;
     const before = this.code(i - 1);
     if (before >= 0 && !isSpace(before) && !isOpener(before) && before !== 45 && before !== 0x2014) return;
     const after = this.code(i + 1);
@@ -383,7 +412,7 @@ class Splitter {
     const stop = Math.min(this.n, i + QUOTE_WINDOW);
     const kind = quotationKind(c);
     for (let p = i + 1; p < stop; p++) {
-      const d = text.charCodeAt(p);
+      const d = codes[p]!;
       // Only line breaks and this quotation's own marks can end the search.
       if ((QUOTE_MARKS[d]! & kind) === 0) continue;
       if (d === 10) {
@@ -407,11 +436,11 @@ class Splitter {
    * Looks back over the whitespace before `nl`; it stops at the opening quote at the latest.
    */
   private quotationBrokenAt(nl: number): boolean {
-    const text = this.text;
+    const codes = this.codes;
     let q = nl - 1;
     let blankLine = false;
     for (;;) {
-      const c = text.charCodeAt(q);
+      const c = codes[q]!;
       if (!isSpace(c)) return blankLine || isTerminator(c) || isCloser(c);
       if (c === 10) blankLine = true;
       q--;
@@ -420,13 +449,14 @@ class Splitter {
 
   private terminator(i: number): number {
     const text = this.text;
+    const codes = this.codes;
     const n = this.n;
     let j = i;
     let dots = 0;
     let strong = 0; // ! ? and the like
     let ellipsis = 0;
     while (j < n) {
-      const c = text.charCodeAt(j);
+      const c = codes[j]!;
       if (!isTerminator(c)) break;
       if (c === 46) dots++;
       else if (c === 0x2026) ellipsis++;
@@ -437,7 +467,7 @@ class Splitter {
     let spaced = 1;
     if (j === i + 1 && dots === 1) {
       let q = j;
-      while (q + 1 < n && text.charCodeAt(q) === 32 && text.charCodeAt(q + 1) === 46) {
+      while (q + 1 < n && codes[q]! === 32 && codes[q + 1]! === 46) {
         q += 2;
         spaced++;
       }
@@ -446,10 +476,10 @@ class Splitter {
     }
     let k = j;
     for (;;) {
-      if (k < n && isCloser(text.charCodeAt(k))) { k++; continue; }
+      if (k < n && isCloser(codes[k]!)) { k++; continue; }
       // Tokenised text: "case . )" / "hardcore . \"" (a bracket, or the quotation's own end).
       if (this.code(k) === 32 && k + 1 < n) {
-        const d = text.charCodeAt(k + 1);
+        const d = codes[k + 1]!;
         const after = this.code(k + 2);
         if ((d === 41 || d === 93 || k + 1 === this.quoteEnd || (d === 34 && isNewline(after)))
           && (after < 0 || isSpace(after))) {
@@ -462,7 +492,7 @@ class Splitter {
     let m = k;
     let newline = false;
     while (m < n) {
-      const c = text.charCodeAt(m);
+      const c = codes[m]!;
       if (!isSpace(c)) break;
       if (c === 10 || c === 13) newline = true;
       m++;
@@ -471,13 +501,13 @@ class Splitter {
 
     if (m === k) {
       if (m >= n) return k;
-      if (text.charCodeAt(j - 1) >= 0x3000) { this.cut(k); return k; } // full-width: no space used
+      if (codes[j - 1]! >= 0x3000) { this.cut(k); return k; } // full-width: no space used
       if (strong + dots === j - i && (strong > 0 || dots === 1)) {
         if (k === j && this.missingSpace(i, j)) { this.cut(j); return k; }
         const refs = this.footnoteEnd(i, k);
-        if (refs > k && refs < n && isSpace(text.charCodeAt(refs))) {
+        if (refs > k && refs < n && isSpace(codes[refs]!)) {
           let r = refs;
-          while (r < n && isSpace(text.charCodeAt(r))) r++;
+          while (r < n && isSpace(codes[r]!)) r++;
           if (r < n && this.startsSentence(r)) this.cut(refs);
           return refs;
         }
@@ -490,7 +520,7 @@ class Splitter {
     const w = this.wordStart(s, i);
     const attached = w < i;
     if (dots === 1 && strong === 0 && ellipsis === 0 && spaced === 1) {
-      const style = k > j && text.charCodeAt(j) === 41 && k === j + 1 ? 1 : 0;
+      const style = k > j && codes[j]! === 41 && k === j + 1 ? 1 : 0;
       if (this.listMarker(s, w, i, style)) return k;
       if (m >= n) return k;
       if (this.periodEnds(s, w, i, m, newline)) this.cut(k);
@@ -522,7 +552,7 @@ class Splitter {
     if (this.caseless) return true;
     let p = m;
     const stop = Math.min(this.n, m + 4);
-    while (p < stop && isOpener(this.text.charCodeAt(p))) p++;
+    while (p < stop && isOpener(this.codes[p]!)) p++;
     // Only a lower-case start needs the (rarer) list-label test.
     return !isLower(this.code(p)) || this.enumeratorAt(m);
   }
@@ -535,7 +565,7 @@ class Splitter {
     if (bracketed) p++;
     const start = p;
     while (p < start + 4 && p < this.n) {
-      const c = this.text.charCodeAt(p);
+      const c = this.codes[p]!;
       if (!(c < 128 && (isLetter(c) || isDigit(c)))) break;
       p++;
     }
@@ -545,20 +575,20 @@ class Splitter {
     if (!isSpace(this.code(p + 1))) return false;
     if (bracketed) return close === (open === 40 ? 41 : 93);
     if (close !== 41 && close !== 46) return false;
-    return len === 1 || isDigit(this.text.charCodeAt(start));
+    return len === 1 || isDigit(this.codes[start]!);
   }
 
   /** Footnote references glued to a period: "martyr.[1][2]", "consultation.11 12", "(type 2).10". */
   private footnoteEnd(i: number, k: number): number {
-    const text = this.text;
+    const codes = this.codes;
     const before = this.code(i - 1);
     if (!(isLetter(before) && isLetter(this.code(i - 2))) && before !== 41) return k;
     let p = k;
     if (this.code(p) === 91) {
       while (this.code(p) === 91) {
         let q = p + 1;
-        while (q < p + 9 && q < this.n && (isDigit(text.charCodeAt(q)) || text.charCodeAt(q) === 44
-          || text.charCodeAt(q) === 45 || text.charCodeAt(q) === 0x2013)) q++;
+        while (q < p + 9 && q < this.n && (isDigit(codes[q]!) || codes[q]! === 44
+          || codes[q]! === 45 || codes[q]! === 0x2013)) q++;
         if (q === p + 1 || this.code(q) !== 93) return p;
         p = q + 1;
       }
@@ -579,17 +609,18 @@ class Splitter {
   /** Does a single period at `dot` (word text[w, dot)) end a sentence, next word at `m`? */
   private periodEnds(s: number, w: number, dot: number, m: number, newline: boolean): boolean {
     const text = this.text;
+    const codes = this.codes;
     const lists = listedAs(text, w, dot);
     let p = m;
     const stop = Math.min(this.n, m + 4);
-    while (p < stop && isOpener(text.charCodeAt(p))) p++;
+    while (p < stop && isOpener(codes[p]!)) p++;
     const nc = this.code(p);
     if ((lists & Listed.BeforeNumber) !== 0 && isDigit(nc)) return false;
     if ((lists & Listed.Continue) !== 0) return false;
     const plain = newline || this.startsSentence(m);
     if (dot - s >= WINDOW) return plain;
-    const single = dot - w === 1 && isLetter(text.charCodeAt(w));
-    if (single && text.charCodeAt(w) === 73 && this.previousWordIsLower(s)) return plain; // "I"
+    const single = dot - w === 1 && isLetter(codes[w]!);
+    if (single && codes[w]! === 73 && this.previousWordIsLower(s)) return plain; // "I"
     if ((lists & Listed.Time) !== 0) return this.starterAt(p) || this.capitalisedWordAt(p);
     if ((lists & Listed.Ambiguous) !== 0
       || ((lists & Listed.CasedAmbiguous) !== 0 && CASED_AMBIGUOUS.has(text.slice(w, dot)))
@@ -604,16 +635,17 @@ class Splitter {
     if (!isUpper(this.code(p)) || !isLower(this.code(p + 1))) return false;
     let e = p;
     const stop = Math.min(this.n, p + 16);
-    while (e < stop && isLetter(this.text.charCodeAt(e))) e++;
+    while (e < stop && isLetter(this.codes[e]!)) e++;
     return !NOT_AFTER_TIME.has(this.text.slice(p, e));
   }
 
   /** A typical sentence-initial word at `p`, not itself an initial ("J. R. R."). */
   private starterAt(p: number): boolean {
     const text = this.text;
+    const codes = this.codes;
     let e = p;
     const stop = Math.min(this.n, p + 16);
-    while (e < stop && isLetter(text.charCodeAt(e))) e++;
+    while (e < stop && isLetter(codes[e]!)) e++;
     if (e === p) return false;
     if (e - p === 1 && this.code(e) === 46) return false;
     let word = text.slice(p, e);
@@ -625,10 +657,10 @@ class Splitter {
   private previousWordIsLower(s: number): boolean {
     let p = s - 1;
     const stop = Math.max(0, s - WINDOW);
-    while (p >= stop && isSpace(this.text.charCodeAt(p))) p--;
+    while (p >= stop && isSpace(this.codes[p]!)) p--;
     if (p < stop) return false;
-    while (p > stop && isLetter(this.text.charCodeAt(p - 1))) p--;
-    return isLower(this.text.charCodeAt(p));
+    while (p > stop && isLetter(this.codes[p - 1]!)) p--;
+    return isLower(this.codes[p]!);
   }
 
   /**
@@ -636,12 +668,12 @@ class Splitter {
    * more letters or a number, outside e-mail addresses, URLs and dotted names.
    */
   private missingSpace(i: number, j: number): boolean {
-    const text = this.text;
+    const codes = this.codes;
     if (!isUpper(this.code(j)) || !isLower(this.code(j + 1))) return false;
     let b = i;
     const stop = Math.max(0, i - WINDOW);
     while (b > stop) {
-      const c = text.charCodeAt(b - 1);
+      const c = codes[b - 1]!;
       if (!isLetter(c) && !isDigit(c) && c !== 44) break;
       b--;
     }
@@ -651,14 +683,14 @@ class Splitter {
     let e = j;
     const end = Math.min(this.n, j + WINDOW);
     while (e < end) {
-      const c = text.charCodeAt(e);
+      const c = codes[e]!;
       if (isSpace(c)) break;
       if (c === 64 || c === 47) return false;
       e++;
     }
     let t = b;
-    while (t > stop && !isSpace(text.charCodeAt(t - 1))) {
-      const c = text.charCodeAt(t - 1);
+    while (t > stop && !isSpace(codes[t - 1]!)) {
+      const c = codes[t - 1]!;
       if (c === 64 || c === 47) return false;
       t--;
     }
@@ -666,21 +698,21 @@ class Splitter {
   }
 
   private newline(i: number): number {
-    const text = this.text;
+    const codes = this.codes;
     const n = this.n;
-    const c = text.charCodeAt(i);
+    const c = codes[i]!;
     const after = c === 13 && this.code(i + 1) === 10 ? i + 2 : i + 1;
     const lineStart = this.lineStart;
     const lineBody = this.lineBody;
     this.lineStart = after;
     let q = after;
-    while (q < n && isBlank(text.charCodeAt(q))) q++;
+    while (q < n && isBlank(codes[q]!)) q++;
     this.lineBody = q;
     if (q >= n) return after;
-    const next = text.charCodeAt(q);
+    const next = codes[q]!;
     if (isNewline(next)) { this.cut(i); return after; }
     let e = i;
-    while (e > lineStart && isSpace(text.charCodeAt(e - 1))) e--;
+    while (e > lineStart && isSpace(codes[e - 1]!)) e--;
     if (e === lineStart) { this.cut(i); return after; }
     if (this.lineWidth < MIN_WRAP_WIDTH) { this.cut(i); return after; }
     if (this.endsWithTerminator(lineStart, e)) return after;
@@ -689,7 +721,7 @@ class Splitter {
     const width = i - lineStart;
     const short = width < this.lineWidth * (1 - SHORT_LINE_SLACK);
     // A wrapped line may start with "- 17%" or "75."; a list item follows a short line or ":".
-    if ((short || text.charCodeAt(e - 1) === 58) && this.startsListItem(q)) { this.cut(i); return after; }
+    if ((short || codes[e - 1]! === 58) && this.startsListItem(q)) { this.cut(i); return after; }
     if (short && this.startsSentence(q) && !this.endsWithFunctionWord(lineStart, e)) this.cut(i);
     return after;
   }
@@ -697,16 +729,16 @@ class Splitter {
   private endsWithTerminator(lineStart: number, e: number): boolean {
     let p = e - 1;
     const stop = Math.max(lineStart, e - 4);
-    while (p > stop && (isCloser(this.text.charCodeAt(p)) || this.text.charCodeAt(p) === 32)) p--;
-    return isTerminator(this.text.charCodeAt(p));
+    while (p > stop && (isCloser(this.codes[p]!) || this.codes[p]! === 32)) p--;
+    return isTerminator(this.codes[p]!);
   }
 
   /** "... members of the" : a line that cannot end a sentence (Reuters first lines are short). */
   private endsWithFunctionWord(lineStart: number, e: number): boolean {
     let b = e;
     const stop = Math.max(lineStart, e - 8);
-    while (b > stop && isLower(this.text.charCodeAt(b - 1))) b--;
-    if (b === e || (b > lineStart && !isSpace(this.text.charCodeAt(b - 1)))) return false;
+    while (b > stop && isLower(this.codes[b - 1]!)) b--;
+    if (b === e || (b > lineStart && !isSpace(this.codes[b - 1]!))) return false;
     return FUNCTION_WORDS.has(this.text.slice(b, e));
   }
 
@@ -714,7 +746,7 @@ class Splitter {
   private isHeading(start: number, end: number): boolean {
     let upper = 0;
     for (let p = start; p < end; p++) {
-      const c = this.text.charCodeAt(p);
+      const c = this.codes[p]!;
       if (isLower(c)) return false;
       if (isUpper(c)) upper++;
     }

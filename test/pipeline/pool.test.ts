@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc } from '../../src/io/documents.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from '../../src/model/file.js';
 import { defaultWorkers, MIN_POOL_INPUT_BYTES, ScoringPool } from '../../src/pipeline/pool.js';
+import { sentenceAt } from '../../src/pipeline/scored.js';
 import { openScoring, scoreDocuments } from '../../src/pipeline/scoring.js';
 import { realMix } from '../helpers/corpora.js';
 
@@ -45,7 +46,8 @@ describe('scoring pool', () => {
           docs.push(...b.docs.map((d) => d.ordinal));
           spans.push(...b.spans);
           scores.push(...b.scores);
-          sentences.push(...b.sentences);
+          // The sentences as text: in this thread random reads them in place and slices none.
+          for (let i = 0; i < b.scores.length; i++) sentences.push(sentenceAt(b, i));
         }
         return { docs, spans, scores, sentences };
       };
