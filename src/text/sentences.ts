@@ -215,8 +215,8 @@ class Splitter {
   private readonly text: string;
   /**
    * The text's UTF-16 code units, read by index: charCodeAt re-checks the string's
-   * representation at every call, and reading a typed array instead made the splitter about
-   * a sixth faster (docs/benchmarks/speed-and-memory.md, "The bare pipeline"). The
+   * representation at every call, and reading a typed array instead made the splitter
+   * faster (docs/benchmarks/speed-and-memory.md, "The bare pipeline"). The
    * regular-expression scan, slices and indexOf use `text`.
    */
   private readonly codes: Uint16Array;
