@@ -112,7 +112,7 @@ export async function checkDeferredOptions(opts: Omit<FitOptions, 'general' | 'g
  * of the default 20,000. Where the task's domain is scarce (a percent of the corpus or less), the
  * sample that serves a keep of 20% holds a hundred of them and too few of the rare kinds of other
  * text that the cut's narrow tail is made of: on the scarce suite (keep = the domain's share,
- * 0.7-1.9%) every mix but one gained (docs/research.md, "A sample sized by the share kept").
+ * 0.7-1.9%) every mix but one gained (docs/research.md, "Scarce domains").
  */
 export const SAMPLE_FULL_KEEP = 0.025;
 /** ... up to this many times the size asked: every fit of the completion is on the whole sample. */
