@@ -15,7 +15,7 @@ import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { optionsWithKeep } from '../../dist/model/complete.js';
-import { shareSpecCopy } from './suite-cache.js';
+import { inDomainShare, shareSpecCopy } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -34,10 +34,7 @@ const dir = readdirSync(base)
 if (!dir) throw new Error(`no cache for ${spec.name}: run suite.js with SPECS=${name} first`);
 const c = JSON.parse(readFileSync(join(dir, 'cache.json'), 'utf8'));
 if (keepShare) {
-  let inS = 0;
-  let allS = 0;
-  for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
-  spec.keep = inS / allS;
+  spec.keep = inDomainShare(c);
 }
 
 // Source of every mix document, matched by its text.

@@ -27,6 +27,14 @@ export function shareSpecCopy(path) {
   return out;
 }
 
+/** The in-domain share of a cached mix's sentences (what a keep-"share" spec keeps). */
+export function inDomainShare(c) {
+  let inS = 0;
+  let allS = 0;
+  for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
+  return inS / allS;
+}
+
 /** The folder of a spec's cached mix. */
 export function cacheDir(spec) {
   const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);

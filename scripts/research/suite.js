@@ -53,7 +53,7 @@ import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-word
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
-import { cacheDir, shareSpecCopy, taskInForm } from './suite-cache.js';
+import { cacheDir, inDomainShare, shareSpecCopy, taskInForm } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -212,11 +212,8 @@ for (const name of names) {
   if (process.env.RAW === 'others') { delete spec.task.normalize; for (const s of spec.sources) if (s.label !== spec.inDomain) delete s.normalize; }
   const c = await load(spec);
   if (keepShare) {
-    let inS = 0;
-    let allS = 0;
-    for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
-    spec.keep = inS / allS;
-    console.error(`${name}: keep = the in-domain share of sentences, ${(100 * spec.keep).toFixed(2)}% of ${allS}`);
+    spec.keep = inDomainShare(c);
+    console.error(`${name}: keep = the in-domain share of sentences, ${(100 * spec.keep).toFixed(2)}% of ${c.sentences.length}`);
   }
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),

@@ -14,7 +14,7 @@ import { optionsWithKeep, sampleSizeFor } from '../../dist/model/complete.js';
 import { ScoreSketch } from '../../dist/cut/sketch.js';
 import { estimateTaskShare } from '../../dist/cut/share-estimate.js';
 import { segmentScoresBy } from './segment-cut.js';
-import { cacheDir, shareSpecCopy, specNames } from './suite-cache.js';
+import { cacheDir, inDomainShare, shareSpecCopy, specNames } from './suite-cache.js';
 
 const rows = [];
 for (const { name, file } of specNames(process.argv.slice(2))) {
@@ -27,10 +27,7 @@ for (const { name, file } of specNames(process.argv.slice(2))) {
     console.error(`${name}: no cache (run suite.js on it first)`);
     continue;
   }
-  let inS = 0;
-  let allS = 0;
-  for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
-  const truth = inS / allS;
+  const truth = inDomainShare(c);
   const keep = keepShare ? truth : spec.keep;
   const n = Math.min(c.general.length, sampleSizeFor(spec.generalSample, keep));
   const model = await fitModel({ method: 'contrast', task: c.task, general: c.general.slice(0, n), generalGroups: Uint32Array.from(c.generalGroups.slice(0, n)), seed: spec.seed, options: optionsWithKeep('contrast', {}, keep) });
