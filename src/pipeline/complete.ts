@@ -8,7 +8,8 @@ import type { ReaderOptions } from '../io/documents.js';
 import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
-import type { SentenceSample } from '../io/sample.js';
+import { sampleSentences, type SentenceSample } from '../io/sample.js';
+import type { DocSplitter } from '../io/sentences.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
@@ -43,6 +44,8 @@ export interface CompleteFromCorpusOptions {
   signal?: AbortSignal;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
+  /** Where a sample that reads the whole corpus splits it, instead of `workers` threads started for it (filter's scoring pool, started early). */
+  split?: DocSplitter;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
   keep?: number;
 }
@@ -61,7 +64,8 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   // A small share to keep asks for a larger sample (model/complete.ts, sampleSizeFor).
   const size = sampleSizeFor(model.completion!.sampleSize, opts.keep);
   const seed = model.fit.seed;
-  const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
+  const ro = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) };
+  const sample = opts.split ? await sampleSentences(inputs, reader, { size, seed, split: opts.split }, ro) : await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, ro);
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${sample.readWhole ?? 'the corpus'} is read whole`;

@@ -93,11 +93,30 @@ export class ScoringPool {
   private closing = false;
 
   private constructor(
-    readonly method: string,
+    private methodName: string,
     private readonly slots: Slot[],
     /** This thread's own scorer: it scores a batch whenever every worker is full (none: a pool that only splits). */
-    private readonly local: SentenceScorer | undefined,
+    private local: SentenceScorer | undefined,
   ) {}
+
+  get method(): string {
+    return this.methodName;
+  }
+
+  /**
+   * A pool that only split (the completion's sampling pass) now scores with `model`: this
+   * thread with `local` (already open; the pool disposes it), each worker with its own, opened
+   * before it handles anything sent after this call. The workers it started for the sampling
+   * stay, already loaded, so scoring starts no thread.
+   */
+  useModel(model: ModelFile, embedder: Partial<EmbedderSpec>, local: SentenceScorer): void {
+    if (this.local) throw new TadpoleError('TADPOLE_INTERNAL', 'useModel: the pool already scores with a model');
+    const { log: _log, ...spec } = embedder;
+    const req: PoolRequest = { type: 'model', model, embedder: spec };
+    for (const s of this.slots) s.worker.postMessage(req);
+    this.local = local;
+    this.methodName = model.method;
+  }
 
   /** Scoring threads: the workers and this one. */
   get workers(): number {
