@@ -1,6 +1,5 @@
 import { existsSync, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
@@ -15,6 +14,7 @@ import { readModel, writeModel, type CompletionSample, type ModelFile } from '..
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
+import { startWorker } from './pool.js';
 import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
@@ -119,7 +119,8 @@ async function completeOffThread(model: ModelFile, sample: SentenceSample, opts:
   // Functions do not cross to a worker: the embedder's log stays here.
   const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
   const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}) };
-  const worker = new Worker(completionWorkerScript(), { workerData: job });
+  // Started as the pool's workers are: `node --input-type=module -e` and V8 flags would stop it.
+  const worker = startWorker(completionWorkerScript(), job);
   let onAbort = (): void => undefined;
   try {
     return await new Promise<ModelFile>((resolve, reject) => {

@@ -346,7 +346,7 @@ export class ScoringPool {
  * --max-semi-space-size in a worker's execArgv, and `node --max-semi-space-size=64 tadpole`
  * failed with an internal error before this fallback.
  */
-function startWorker(script: URL, data: PoolWorkerData): Worker {
+export function startWorker(script: URL, data: unknown): Worker {
   // The parent's --input-type (node -e) is refused by a worker that runs a file.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
   try {

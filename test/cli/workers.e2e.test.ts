@@ -133,6 +133,15 @@ describe('--workers N: the same bytes for every N', () => {
     const piped = await runCli(['filter', '-m', f('task-only.json'), '--format', 'jsonl', '-', '--workers', '2', '--batch-sentences', '64', '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout.equals(outs[0]!), 'stdin with 2 workers differs from --workers 1').toBe(true);
+    // From `node --input-type=module -e` (a flag a worker refuses), as the benches run it: the
+    // completion's worker thread starts all the same.
+    for (const w of ['1', '2']) {
+      const args = ['filter', '-m', f('task-only.json'), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-q'];
+      const script = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+      expect(r.status, r.stderr.toString()).toBe(0);
+      expect(r.stdout.equals(outs[0]!), `node -e with ${w} workers differs`).toBe(true);
+    }
   });
 
   it('--workers 0 is a usage error that names the fix', async () => {
