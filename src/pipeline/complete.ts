@@ -1,6 +1,5 @@
 import { existsSync, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
@@ -8,12 +7,14 @@ import type { ReaderOptions } from '../io/documents.js';
 import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
-import type { SentenceSample } from '../io/sample.js';
+import { sampleSentences, type SentenceSample } from '../io/sample.js';
+import type { DocSplitter } from '../io/sentences.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
+import { startWorker } from './pool.js';
 import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
@@ -43,6 +44,8 @@ export interface CompleteFromCorpusOptions {
   signal?: AbortSignal;
   /** Threads that split documents when the sample reads the whole corpus (default 1). */
   workers?: number;
+  /** Where a sample that reads the whole corpus splits it, instead of `workers` threads started for it (filter's scoring pool, started early). */
+  split?: DocSplitter;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
   keep?: number;
 }
@@ -61,7 +64,8 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   // A small share to keep asks for a larger sample (model/complete.ts, sampleSizeFor).
   const size = sampleSizeFor(model.completion!.sampleSize, opts.keep);
   const seed = model.fit.seed;
-  const sample = await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) });
+  const ro = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) };
+  const sample = opts.split ? await sampleSentences(inputs, reader, { size, seed, split: opts.split }, ro) : await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, ro);
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${sample.readWhole ?? 'the corpus'} is read whole`;
@@ -115,7 +119,8 @@ async function completeOffThread(model: ModelFile, sample: SentenceSample, opts:
   // Functions do not cross to a worker: the embedder's log stays here.
   const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
   const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}) };
-  const worker = new Worker(completionWorkerScript(), { workerData: job });
+  // Started as the pool's workers are: `node --input-type=module -e` and V8 flags would stop it.
+  const worker = startWorker(completionWorkerScript(), job);
   let onAbort = (): void => undefined;
   try {
     return await new Promise<ModelFile>((resolve, reject) => {

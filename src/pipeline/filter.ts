@@ -23,6 +23,7 @@ import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
+import { splitterOn } from './split-pool.js';
 import { filterByRanges, planRanges } from './range-filter.js';
 import type { RangeJob } from './range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
@@ -119,19 +120,28 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   // A model fitted without --general is completed from a sample of this corpus first; with
   // stdin, that sampling pass spools it, and pass 1 reads the spool.
   let spooledByCompletion: InputKind | undefined;
+  const workers = opts.workers ?? defaultWorkers(opts.inputs);
+  // With a completion to run first, the scoring threads start now: they split the sample if
+  // it reads the whole corpus, and are loaded and ready by pass 1 instead of starting then,
+  // while this thread samples and the fit runs.
+  let early: ScoringPool | undefined;
   try {
     if (!opts.scorer && needsCompletion(opts.model) && opts.threshold !== undefined) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
     }
     const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    if (!opts.scorer && needsCompletion(opts.model) && workers > 1) early = await ScoringPool.open(null, {}, workers);
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(early ? { split: splitterOn(early) } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
       await closeSpool(spool);
       // The spool's kind, as the sampler resolved it when it copied stdin there.
       spooledByCompletion = completion.spooled ?? resolveInput(spoolPath, opts.reader.format);
     }
-    scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
+    const splitting = early;
+    early = undefined; // openScoring takes it over (or disposes it)
+    scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, workers, splitting));
   } catch (err) {
+    await early?.dispose();
     await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened
     if (ownWork) {
       rmSync(work, { recursive: true, force: true });

@@ -12,7 +12,14 @@ export interface PoolWorkerData {
 }
 
 /** Main -> worker: the documents of one batch, as encoded text and document end offsets (bytes). */
-export type PoolRequest = ScoreRequest | RangeRequest | { type: 'close' };
+export type PoolRequest = ScoreRequest | RangeRequest | ModelRequest | { type: 'close' };
+
+/** Main -> worker: open this model's scorer for the requests that follow (a pool that only split until now). */
+export interface ModelRequest {
+  type: 'model';
+  model: ModelFile;
+  embedder: Omit<Partial<EmbedderSpec>, 'log'>;
+}
 
 /** Main -> worker: score or emit one whole range of the input on this thread (range-filter.ts). */
 export type RangeRequest = { type: 'range'; id: number; abort: SharedArrayBuffer } & ({ kind: 'score'; job: RangeJob } | { kind: 'emit'; job: RangeEmitJob });

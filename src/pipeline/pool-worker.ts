@@ -1,8 +1,8 @@
 /**
  * One scoring worker of a ScoringPool (pool.ts): opens the model's scorer, then, per
  * batch, splits the documents into sentences and scores them (a worker started without a
- * model only splits). Batches are handled one at
- * a time, in the order they arrive.
+ * model only splits, until it is sent one). Requests are handled one at a time, in the
+ * order they arrive.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { TadpoleError } from '../core/errors.js';
@@ -83,6 +83,18 @@ async function main(): Promise<void> {
       chain = chain.then(async () => {
         await scorer?.dispose().catch(() => undefined);
         port.close();
+      });
+      return;
+    }
+    if (req.type === 'model') {
+      // Requests after this one score with the model; a failure fails the pool (id -1).
+      chain = chain.then(async () => {
+        try {
+          await scorer?.dispose();
+          scorer = await openScorer(req.model, req.embedder);
+        } catch (err) {
+          post(errorReply(-1, err));
+        }
       });
       return;
     }

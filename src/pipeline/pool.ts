@@ -65,6 +65,11 @@ interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
   ranges: Map<number, PendingRange>;
+  /** Settles once the worker has opened its scorer (or failed to): until then it is given no batch of its own. */
+  ready: Promise<void>;
+  isReady: boolean;
+  /** Settles when the worker thread has exited, whenever that was. */
+  exited: Promise<void>;
 }
 
 /** A range job for some thread of the pool, and how to report its progress. */
@@ -88,11 +93,30 @@ export class ScoringPool {
   private closing = false;
 
   private constructor(
-    readonly method: string,
+    private methodName: string,
     private readonly slots: Slot[],
     /** This thread's own scorer: it scores a batch whenever every worker is full (none: a pool that only splits). */
-    private readonly local: SentenceScorer | undefined,
+    private local: SentenceScorer | undefined,
   ) {}
+
+  get method(): string {
+    return this.methodName;
+  }
+
+  /**
+   * A pool that only split (the completion's sampling pass) now scores with `model`: this
+   * thread with `local` (already open; the pool disposes it), each worker with its own, opened
+   * before it handles anything sent after this call. The workers it started for the sampling
+   * stay, already loaded, so scoring starts no thread.
+   */
+  useModel(model: ModelFile, embedder: Partial<EmbedderSpec>, local: SentenceScorer): void {
+    if (this.local) throw new TadpoleError('TADPOLE_INTERNAL', 'useModel: the pool already scores with a model');
+    const { log: _log, ...spec } = embedder;
+    const req: PoolRequest = { type: 'model', model, embedder: spec };
+    for (const s of this.slots) s.worker.postMessage(req);
+    this.local = local;
+    this.methodName = model.method;
+  }
 
   /** Scoring threads: the workers and this one. */
   get workers(): number {
@@ -101,8 +125,9 @@ export class ScoringPool {
 
   /**
    * Scores on `threads` threads: this one, with `local` (the model's scorer, already open;
-   * the pool disposes it), and threads - 1 workers, each opening its own (waits until each
-   * has). This thread scores too, so `threads` = cores keeps every core busy without a reader
+   * the pool disposes it), and threads - 1 workers, each opening its own (not waited for:
+   * in the background: until a worker is ready this thread takes its batches and ranges).
+   * This thread scores too, so `threads` = cores keeps every core busy without a reader
    * thread competing with the scorers for them. No model and no `local`: the workers only
    * split. Methods that select against the whole corpus never come here (scoring.ts).
    */
@@ -111,39 +136,43 @@ export class ScoringPool {
     // Functions do not cross threads: the first worker's log lines come back as messages.
     const { log, ...spec } = embedder;
     const slots: Slot[] = [];
-    const ready: Promise<void>[] = [];
     for (let i = 0; i < threads - 1; i++) {
       const data: PoolWorkerData = { model, embedder: spec, log: log !== undefined && i === 0 };
       const worker = startWorker(script, data);
       if (log && i === 0) worker.on('message', (m: PoolReply) => m.type === 'log' && log(m.line));
-      const slot: Slot = { worker, pending: new Map(), ranges: new Map() };
-      slots.push(slot);
-      ready.push(
-        new Promise<void>((resolve, reject) => {
-          const onFirst = (m: PoolReply) => {
-            worker.off('error', reject);
-            if (m.type === 'ready') resolve();
-            else if (m.type === 'error') reject(toError(m));
-          };
-          worker.once('message', onFirst);
-          worker.once('error', reject);
-        }),
-      );
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      slots.push({ worker, pending: new Map(), ranges: new Map(), ready: Promise.resolve(), isReady: false, exited });
     }
-    try {
-      await Promise.all(ready);
-    } catch (err) {
-      await Promise.all(slots.map((s) => s.worker.terminate()));
-      await local?.dispose();
-      throw err;
-    }
+    // Not waited for: a worker takes a few hundred milliseconds to load the pipeline and open
+    // its scorer, which this thread spends on the first batches or ranges instead of idling.
     const pool = new ScoringPool(model?.method ?? 'split', slots, local);
     for (const slot of slots) pool.listen(slot);
     return pool;
   }
 
+  /** Settles when every worker has opened its scorer; rejects with the first that could not. */
+  async whenReady(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
   private listen(slot: Slot): void {
+    let opened = (): void => undefined;
+    let notOpened = (_: unknown): void => undefined;
+    slot.ready = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      notOpened = reject;
+    });
+    slot.ready.catch(() => undefined); // surfaced by whoever waits for this worker, and by this.failed
     slot.worker.on('message', (m: PoolReply) => {
+      if (m.type === 'ready') {
+        slot.isReady = true;
+        return opened();
+      }
+      if (m.type === 'error' && m.id === -1) {
+        const err = toError(m);
+        notOpened(err);
+        return fail(err);
+      }
       if (m.type === 'range-progress') return slot.ranges.get(m.id)?.progress(m.docs, m.bytes);
       const r = m.type === 'range-done' || m.type === 'error' ? slot.ranges.get(m.id) : undefined;
       if (r && (m.type === 'range-done' || m.type === 'error')) {
@@ -161,6 +190,7 @@ export class ScoringPool {
     });
     const fail = (err: unknown) => {
       this.failed ??= err;
+      notOpened(err);
       for (const p of slot.pending.values()) p.reject(err);
       slot.pending.clear();
       for (const r of slot.ranges.values()) r.reject(err);
@@ -175,21 +205,20 @@ export class ScoringPool {
 
   /**
    * Scores document batches on the workers, and in this thread whenever every worker already
-   * has IN_FLIGHT_PER_WORKER batches (so this thread never waits while there is work);
+   * has IN_FLIGHT_PER_WORKER batches or is still opening its scorer (so this thread never
+   * waits while there is work);
    * yields scored batches in input order.
    */
   async *scored(docBatches: AsyncIterable<Doc[]>, batchSentences: number): AsyncGenerator<ScoredBatch> {
     const budget = Math.max(1, batchSentences) * CHARS_PER_SENTENCE;
     const limit = this.slots.length * IN_FLIGHT_PER_WORKER;
     const queue: Promise<ScoredBatch>[] = [];
-    let inWorkers = 0;
     const send = async (docs: Doc[]) => {
-      if (inWorkers < limit) {
-        inWorkers++;
+      if (this.failed) throw this.failed;
+      const slot = this.roomiest();
+      if (slot) {
         this.batches.workers++;
-        const p = this.submit(docs);
-        queue.push(p);
-        void p.then(() => inWorkers--, () => inWorkers--);
+        queue.push(this.submit(slot, docs));
       } else {
         this.batches.here++;
         queue.push(Promise.resolve(await this.scoreHere(docs)));
@@ -239,8 +268,10 @@ export class ScoringPool {
       });
     // The first failure in time is the one reported: the others stop because of it.
     let failure: { error: unknown } | undefined;
-    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>) => {
+    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>, ready?: Promise<void>) => {
       try {
+        // A worker still opening its scorer takes no range yet: this thread takes them meanwhile.
+        await ready;
         while (next < tasks.length && !failure) {
           const i = next++;
           results[i] = await run(tasks[i]!);
@@ -250,7 +281,7 @@ export class ScoringPool {
         Atomics.store(flag, 0, 1);
       }
     };
-    await Promise.all([runner(here), ...this.slots.map((s) => runner(there(s)))]);
+    await Promise.all([runner(here), ...this.slots.map((s) => runner(there(s), s.ready))]);
     if (failure) throw failure.error;
     return results;
   }
@@ -261,7 +292,14 @@ export class ScoringPool {
     return { ...b, scores };
   }
 
-  private submit(docs: Doc[]): Promise<ScoredBatch> {
+  /** The ready worker with the fewest batches, if it has room for one more. */
+  private roomiest(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) if (s.isReady && (!best || s.pending.size < best.pending.size)) best = s;
+    return best && best.pending.size < IN_FLIGHT_PER_WORKER ? best : undefined;
+  }
+
+  private submit(slot: Slot, docs: Doc[]): Promise<ScoredBatch> {
     if (this.failed) return Promise.reject(this.failed);
     // UTF-8 decodes to compact one-byte strings in the worker for Latin-1 text, which split
     // and hash faster than the two-byte strings UTF-16 gives (measured below); a batch with
@@ -273,7 +311,6 @@ export class ScoringPool {
     const text = new ArrayBuffer(ends[docs.length]!);
     const view = Buffer.from(text);
     for (let i = 0; i < docs.length; i++) view.write(docs[i]!.text, ends[i]!, encoding);
-    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     const done = new Promise<ScoredBatch>((resolve, reject) => slot.pending.set(id, { docs, resolve, reject }));
     done.catch(() => undefined); // surfaced when the caller awaits it, in order
@@ -293,11 +330,10 @@ export class ScoringPool {
     await this.local?.dispose();
     await Promise.all(
       this.slots.map(async (s) => {
-        const exited = new Promise<void>((resolve) => s.worker.once('exit', () => resolve()));
         const close: PoolRequest = { type: 'close' };
         s.worker.postMessage(close);
         const timer = setTimeout(() => void s.worker.terminate(), DISPOSE_GRACE_MS);
-        await exited;
+        await s.exited;
         clearTimeout(timer);
       }),
     );
@@ -310,7 +346,7 @@ export class ScoringPool {
  * --max-semi-space-size in a worker's execArgv, and `node --max-semi-space-size=64 tadpole`
  * failed with an internal error before this fallback.
  */
-function startWorker(script: URL, data: PoolWorkerData): Worker {
+export function startWorker(script: URL, data: unknown): Worker {
   // The parent's --input-type (node -e) is refused by a worker that runs a file.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
   try {

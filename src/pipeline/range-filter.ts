@@ -6,7 +6,7 @@ import { ReadCounters, type ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
 import { throwIfAborted } from '../shard/interrupt.js';
-import { planShard } from '../shard/plan.js';
+import { planShard, type ShardPlan } from '../shard/plan.js';
 import type { InputFingerprint } from '../store/ledger.js';
 import { Moments } from './passes.js';
 import { ScoringPool, type RangeTask } from './pool.js';
@@ -23,11 +23,32 @@ import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 export const RANGE_MIN_BYTES = 64 * 1024 * 1024;
 
 /**
- * Ranges per scoring thread: more ranges than threads, taken in turn as threads finish,
- * so that a range slower than the others (longer sentences, a costly stretch) does not
- * leave the other threads idle at the end of a pass.
+ * The input is cut into at least this many pieces per scoring thread (more for a large input,
+ * RANGE_PIECE_BYTES each), and the pieces are dealt out as ranges that shrink towards the end
+ * of the input (rangeSizes): threads take the next range as they finish one, so the big first
+ * ranges keep the hand-offs few, and the small last ones leave no thread idle for long while
+ * another finishes (with 4 equal ranges a thread, the last range of 300 MB kept one of two
+ * cores idle for about a second of each pass).
  */
 export const RANGES_PER_THREAD = 4;
+/** About this much input per piece when the input is cut finer than RANGES_PER_THREAD a thread. */
+export const RANGE_PIECE_BYTES = 2 * 1024 * 1024;
+/** ... up to this many pieces per thread. */
+const MAX_PIECES_PER_THREAD = 64;
+
+/**
+ * How many pieces each range takes, in input order: guided self-scheduling, each range a
+ * 1/(2 x threads) share of the pieces left, so the last ones are single pieces.
+ */
+export function rangeSizes(pieces: number, threads: number): number[] {
+  const sizes: number[] = [];
+  for (let left = pieces; left > 0; ) {
+    const take = Math.max(1, Math.ceil(left / (2 * threads)));
+    sizes.push(take);
+    left -= take;
+  }
+  return sizes;
+}
 
 export interface RangeFilterOptions {
   inputs: readonly InputRef[];
@@ -59,9 +80,10 @@ export interface RangeFilterResult {
 
 /**
  * Whether `filter` can split its input into ranges that threads filter apart, and where:
- * cut exactly as shards are (planShard) into 4 ranges a thread, at document boundaries of
- * plain text and JSONL files and between Parquet row groups; a compressed file cannot be
- * entered mid-way and goes whole to one range. Ranges are used when the input is
+ * cut exactly as shards are (planShard), at document boundaries of
+ * plain text and JSONL files and between Parquet row groups, into pieces dealt out as ranges
+ * that shrink towards the end (RANGES_PER_THREAD); a compressed file cannot be entered
+ * mid-way and goes whole to one range. Ranges are used when the input is
  * RANGE_MIN_BYTES or more and gives every thread at least two ranges (a corpus of many
  * compressed files does; one .gz file does not, and its batches go to the pool). Never for
  * stdin.
@@ -69,15 +91,40 @@ export interface RangeFilterResult {
 export function planRanges(given: readonly InputRef[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
   if (threads < 2 || given.some((i) => inputPath(i) === STDIN)) return undefined;
   const inputs = resolveInputs(given, reader.format);
-  if (fps.reduce((a, f) => a + f.size, 0) < minBytes) return undefined;
-  const count = threads * RANGES_PER_THREAD;
+  const bytes = fps.reduce((a, f) => a + Math.max(0, f.size), 0);
+  if (bytes < minBytes) return undefined;
+  const pieces = Math.min(threads * MAX_PIECES_PER_THREAD, Math.max(threads * RANGES_PER_THREAD, Math.ceil(bytes / RANGE_PIECE_BYTES)));
   const jobs: RangeJob[] = [];
-  for (let i = 0; i < count; i++) {
-    const plan = planShard(inputs, fps, reader, i, count);
+  let first = 0;
+  for (const take of rangeSizes(pieces, threads)) {
+    const plan = joinPlans(Array.from({ length: take }, (_, k) => planShard(inputs, fps, reader, first + k, pieces)));
+    first += take;
     if (plan.only.size === 0) continue;
     jobs.push({ inputs, reader, only: [...plan.only], ranges: [...plan.ranges], segment: 0, spillPath: '', docIndexPath: '' });
   }
   return jobs.length >= 2 * threads ? jobs : undefined;
+}
+
+/** Consecutive shard plans as one: on each input, from the first one's start to the last one's end. */
+function joinPlans(plans: ShardPlan[]): ShardPlan {
+  const joined: ShardPlan = { only: new Set(), ranges: new Map() };
+  const whole = new Set<number>();
+  for (const p of plans) {
+    for (const j of p.only) {
+      joined.only.add(j);
+      const r = p.ranges.get(j);
+      if (!r) whole.add(j);
+      else {
+        const had = joined.ranges.get(j);
+        joined.ranges.set(j, had ? { start: Math.min(had.start, r.start), end: Math.max(had.end, r.end) } : { ...r });
+      }
+    }
+  }
+  for (const j of whole) joined.ranges.delete(j);
+  // A piece that reached the end of a file it did not start leaves the range open-ended; one
+  // that covers a file from 0 to its end is the whole file.
+  for (const [j, r] of joined.ranges) if (r.start === 0 && r.end === Number.MAX_SAFE_INTEGER) joined.ranges.delete(j);
+  return joined;
 }
 
 /**

@@ -17,10 +17,24 @@ export type Scoring = SentenceScorer | ScoringPool;
  * So does an ONNX embedder: its runtime has its own thread pool (and a GPU wants one
  * session), so N workers would mean N sessions competing for the same cores.
  */
-export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number): Promise<Scoring> {
+export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number, splitting?: ScoringPool): Promise<Scoring> {
   if (!Number.isInteger(workers) || workers < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${workers}`);
-  const scorer = await openScorer(model, embedder);
-  if (workers === 1 || model.embedder?.kind === 'onnx' || scorer.prepare) return scorer;
+  let scorer: SentenceScorer;
+  try {
+    scorer = await openScorer(model, embedder);
+  } catch (err) {
+    await splitting?.dispose();
+    throw err;
+  }
+  if (workers === 1 || model.embedder?.kind === 'onnx' || scorer.prepare) {
+    await splitting?.dispose();
+    return scorer;
+  }
+  if (splitting && splitting.workers === workers) {
+    splitting.useModel(model, embedder, scorer);
+    return splitting;
+  }
+  await splitting?.dispose();
   return ScoringPool.open(model, embedder, workers, scorer);
 }
 

@@ -23,12 +23,19 @@ export function parallelSplitter(threads: number): ParallelSplitter | undefined 
   return {
     split: async function* (docBatches) {
       pool ??= await ScoringPool.open(null, {}, threads);
-      for await (const b of pool.scored(docBatches, DEFAULT_BATCH_SENTENCES)) yield { docs: b.docs, spans: b.spans };
+      yield* splitterOn(pool)(docBatches);
     },
     async dispose() {
       await pool?.dispose();
       pool = undefined;
     },
+  };
+}
+
+/** A DocSplitter on the threads of a pool the caller keeps (and disposes). */
+export function splitterOn(pool: ScoringPool): DocSplitter {
+  return async function* (docBatches) {
+    for await (const b of pool.scored(docBatches, DEFAULT_BATCH_SENTENCES)) yield { docs: b.docs, spans: b.spans };
   };
 }
 

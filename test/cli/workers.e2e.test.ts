@@ -94,6 +94,56 @@ describe('--workers N: the same bytes for every N', () => {
     expect(models[1]).toBe(models[0]);
   });
 
+  it('a model fitted on the task alone (completed from the corpus at filter time): the same bytes and counts for 1, 2 and 3 workers, with input ranges, and from stdin', async () => {
+    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general-sample', '400', '-o', f('task-only.json')]);
+    expect(fit.code, fit.stderr).toBe(0);
+    const countsOfCompleted = (path: string) => {
+      const s = countsOf(path) as { completion: { seconds?: number; fingerprint: string } };
+      delete s.completion.seconds;
+      return s;
+    };
+    const runs: Array<[string, string[]]> = [
+      ['1', ['--workers', '1']],
+      ['2', ['--workers', '2']],
+      ['3', ['--workers', '3']],
+      ['2-ranges', ['--workers', '2', '--input-ranges', 'on']],
+    ];
+    const outs: Buffer[] = [];
+    const stats: unknown[] = [];
+    for (const [name, extra] of runs) {
+      const r = await runCli(['filter', '-m', f('task-only.json'), f('mix.jsonl'), ...extra, '--batch-sentences', '64', '-o', f(`task-only-${name}.jsonl`), '--stats', f(`task-only-${name}.json`), '-q']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      outs.push(readFileSync(f(`task-only-${name}.jsonl`)));
+      stats.push(countsOfCompleted(f(`task-only-${name}.json`)));
+    }
+    expect(outs[0]!.length).toBeGreaterThan(1000);
+    expect((stats[0] as { completion: { sampler: string } }).completion.sampler).toBe('reservoir'); // the sample read (and split) the whole corpus
+    // Ranges merge the score moments of their parts: equal to rounding.
+    const ranged = stats[3] as { ranges?: number; sentenceScores: { mean: number; std: number } };
+    expect(ranged.ranges).toBeGreaterThan(1);
+    const one = stats[0] as { sentenceScores: { mean: number; std: number } };
+    expect(ranged.sentenceScores.mean).toBeCloseTo(one.sentenceScores.mean, 9);
+    expect(ranged.sentenceScores.std).toBeCloseTo(one.sentenceScores.std, 9);
+    delete ranged.ranges;
+    ranged.sentenceScores = one.sentenceScores;
+    for (let i = 1; i < runs.length; i++) {
+      expect(outs[i]!.equals(outs[0]!), `${runs[i]![0]} differs from --workers 1`).toBe(true);
+      expect(stats[i], runs[i]![0]).toEqual(stats[0]);
+    }
+    const piped = await runCli(['filter', '-m', f('task-only.json'), '--format', 'jsonl', '-', '--workers', '2', '--batch-sentences', '64', '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.equals(outs[0]!), 'stdin with 2 workers differs from --workers 1').toBe(true);
+    // From `node --input-type=module -e` (a flag a worker refuses), as the benches run it: the
+    // completion's worker thread starts all the same.
+    for (const w of ['1', '2']) {
+      const args = ['filter', '-m', f('task-only.json'), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-q'];
+      const script = `import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))}).then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+      expect(r.status, r.stderr.toString()).toBe(0);
+      expect(r.stdout.equals(outs[0]!), `node -e with ${w} workers differs`).toBe(true);
+    }
+  });
+
   it('--workers 0 is a usage error that names the fix', async () => {
     const r = await runCli(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0', '-o', f('never.jsonl')]);
     expect(r.code).toBe(2);

@@ -52,8 +52,14 @@ describe('scoring pool', () => {
         return { docs, spans, scores, sentences };
       };
       const a = await flat(inline);
-      const b = await flat(pool);
       expect(a.docs).toEqual(texts.map((_, i) => i));
+      // Straight after open the workers are still starting: this thread takes the batches meanwhile.
+      const early = await flat(pool);
+      expect(early).toEqual(a);
+      await (pool as ScoringPool).whenReady();
+      (pool as ScoringPool).batches.workers = 0;
+      (pool as ScoringPool).batches.here = 0;
+      const b = await flat(pool);
       expect(b.docs).toEqual(a.docs);
       expect(b.spans).toEqual(a.spans);
       expect(b.sentences).toEqual(a.sentences);
@@ -72,6 +78,19 @@ describe('scoring pool', () => {
 
   it('a worker that cannot open the scorer fails the pool with the scorer\'s coded error', async () => {
     await expect(openScoring(model('no-such-method'), {}, 2)).rejects.toMatchObject({ code: 'TADPOLE_USAGE', message: expect.stringMatching(/unknown method/) });
+  });
+
+  it('a worker that fails to open after the pool is returned fails the pool: whenReady and the next batch reject with its coded error', async () => {
+    const pool = await ScoringPool.open(model('no-such-method'), {}, 2);
+    try {
+      await expect(pool.whenReady()).rejects.toMatchObject({ code: 'TADPOLE_USAGE', message: expect.stringMatching(/unknown method/) });
+      const run = async () => {
+        for await (const b of pool.scored(docBatches(['One sentence here. Another one there.']), 8)) void b;
+      };
+      await expect(run()).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
+    } finally {
+      await pool.dispose();
+    }
   });
 
   it('--workers 0 is refused', async () => {

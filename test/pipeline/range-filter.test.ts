@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_READER } from '../../src/io/documents.js';
 import { Moments } from '../../src/pipeline/passes.js';
-import { planRanges, RANGES_PER_THREAD } from '../../src/pipeline/range-filter.js';
+import { planRanges, rangeSizes, RANGES_PER_THREAD } from '../../src/pipeline/range-filter.js';
 import { fingerprintInputs } from '../../src/shard/fingerprint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-ranges-'));
@@ -18,11 +18,30 @@ describe('input ranges: where they apply and how the input is cut', () => {
   writeFileSync(a, lines);
   writeFileSync(b, lines.slice(0, lines.indexOf('\n', 20_000) + 1));
 
-  it('plain files: 4 ranges a thread, every document in exactly one range, cut at line starts', () => {
+  it('ranges shrink towards the end of the input: each takes a 1/(2 x threads) share of the pieces left, the last ones a piece each', () => {
+    expect(rangeSizes(8, 2)).toEqual([2, 2, 1, 1, 1, 1]);
+    expect(rangeSizes(40, 2)).toEqual([10, 8, 6, 4, 3, 3, 2, 1, 1, 1, 1]);
+    for (const [pieces, threads] of [[128, 2], [12, 3], [256, 4], [1, 2]] as const) {
+      const sizes = rangeSizes(pieces, threads);
+      expect(sizes.reduce((x, y) => x + y, 0)).toBe(pieces);
+      for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThanOrEqual(sizes[i - 1]!);
+      expect(sizes[sizes.length - 1]).toBe(1);
+    }
+  });
+
+  it('plain files: ranges that shrink towards the end, every document in exactly one range, cut at line starts', () => {
     const inputs = [a, b];
     const jobs = planRanges(inputs, fingerprintInputs(inputs), DEFAULT_READER, 3, 0)!;
     expect(jobs.length).toBeGreaterThan(1);
     expect(jobs.length).toBeLessThanOrEqual(3 * RANGES_PER_THREAD);
+    // The first range (2 of the 12 pieces) is larger than the last (1 piece, of the second file).
+    const lengths = [lines.length, lines.indexOf('\n', 20_000) + 1];
+    const size = (j: (typeof jobs)[number]) => j.only.reduce((n, i) => {
+      const r = new Map(j.ranges).get(i) ?? { start: 0, end: Infinity };
+      return n + Math.min(r.end, lengths[i]!) - r.start;
+    }, 0);
+    expect(size(jobs[jobs.length - 1]!)).toBeGreaterThan(0);
+    expect(size(jobs[0]!)).toBeGreaterThan(1.5 * size(jobs[jobs.length - 1]!));
     // Laid end to end, the ranges tile each file from 0 to its end, with no gap or overlap.
     for (const [i, text] of [[0, lines], [1, lines.slice(0, lines.indexOf('\n', 20_000) + 1)]] as const) {
       const pieces = jobs
