@@ -11,7 +11,7 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
-import { bucketOf } from '../text/ngrams.js';
+import { bucketMask, bucketOf } from '../text/ngrams.js';
 import { HashedFeatureScorer } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
@@ -161,8 +161,10 @@ class ClassifierScorer extends HashedFeatureScorer {
     if (n === 0) return -this.bias;
     const w = this.w;
     const buckets = w.length;
+    const mask = bucketMask(buckets);
     let s = 0;
-    for (let j = 0; j < n; j++) s += w[bucketOf(raw[j] as number, buckets)] as number;
+    if (mask >= 0) for (let j = 0; j < n; j++) s += w[(raw[j] as number) & mask] as number;
+    else for (let j = 0; j < n; j++) s += w[bucketOf(raw[j] as number, buckets)] as number;
     return -(this.bias + s / Math.sqrt(n));
   }
 }

@@ -11,7 +11,7 @@ import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
-import { bucketOf } from '../text/ngrams.js';
+import { bucketByInverse, bucketMask } from '../text/ngrams.js';
 import { HashedFeatureScorer } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
@@ -51,8 +51,13 @@ class DsirScorer extends HashedFeatureScorer {
   scoreRaw(raw: Uint32Array, n: number): number {
     const lr = this.logRatio;
     const buckets = lr.length;
+    const mask = bucketMask(buckets);
     let w = 0;
-    for (let j = 0; j < n; j++) w += lr[bucketOf(raw[j] as number, buckets)] as number;
+    if (mask >= 0) for (let j = 0; j < n; j++) w += lr[(raw[j] as number) & mask] as number;
+    else {
+      const inverse = 1 / buckets;
+      for (let j = 0; j < n; j++) w += lr[bucketByInverse(raw[j] as number, buckets, inverse)] as number;
+    }
     return this.norm === 'mean' && n > 0 ? -w / n : -w;
   }
 }

@@ -16,6 +16,11 @@ const END = 0x3e;
 const CHAR_SALT = 0x5bd1e995;
 /** Multiplier of the rolling polynomial hash of a subword (odd, so nothing cancels mod 2^32). */
 const ROLL = 0x01000193;
+/**
+ * The raw bucket space (features.ts RAW_BUCKETS): every u32 hash is already its own bucket, so
+ * the hot loops skip bucketOf's division (a fifth of this hasher's time).
+ */
+const U32_BUCKETS = 2 ** 32;
 
 export interface CharNgramOptions {
   /** Characters per subword (3-5 in fastText); 4 by default. */
@@ -53,14 +58,15 @@ export class CharNgramHasher {
     const u = this.unit;
     const ids = this.ids;
     const buckets = this.buckets;
+    const whole = buckets === U32_BUCKETS;
     const n = Math.min(this.n, len);
     let h = 0;
     for (let j = 0; j < n; j++) h = (Math.imul(h, ROLL) + (u[j] as number)) | 0;
-    ids[k++] = bucketOf(fmix32(h ^ CHAR_SALT), buckets);
+    ids[k++] = whole ? fmix32(h ^ CHAR_SALT) : bucketOf(fmix32(h ^ CHAR_SALT), buckets);
     const out = n === this.n ? this.rollOut : 0;
     for (let j = n; j < len; j++) {
       h = (Math.imul(h, ROLL) + (u[j] as number) - Math.imul(u[j - n] as number, out)) | 0;
-      ids[k++] = bucketOf(fmix32(h ^ CHAR_SALT), buckets);
+      ids[k++] = whole ? fmix32(h ^ CHAR_SALT) : bucketOf(fmix32(h ^ CHAR_SALT), buckets);
     }
     return k;
   }
@@ -72,6 +78,7 @@ export class CharNgramHasher {
     if (this.ids.length < 3 * len + 8) this.ids = new Uint32Array(3 * len + 1024);
     const ids = this.ids;
     const buckets = this.buckets;
+    const whole = buckets === U32_BUCKETS;
     const digit = this.digitUnit;
     let k = 0;
     let prev = -1;
@@ -98,8 +105,8 @@ export class CharNgramHasher {
           w = 0;
           continue;
         }
-        ids[k++] = bucketOf(t, buckets);
-        if (prev >= 0) ids[k++] = bucketOf(hashPair(prev, t), buckets);
+        ids[k++] = whole ? t : bucketOf(t, buckets);
+        if (prev >= 0) ids[k++] = whole ? hashPair(prev, t) : bucketOf(hashPair(prev, t), buckets);
         prev = t;
         this.unit[w++] = END;
         k = this.subwords(k, w);

@@ -54,6 +54,27 @@ export function bucketOf(h: number, buckets: number): number {
   return h - Math.floor(h / buckets) * buckets;
 }
 
+/**
+ * bucketOf(h, buckets) for `inverse` = 1 / buckets, by a multiply where bucketOf divides: the
+ * product's quotient can be one off only where h / buckets lies within 2^-20 of an integer
+ * (a double's rounding on a u32), and the remainder's range check puts that back, so it is
+ * exact for every u32.
+ */
+export function bucketByInverse(h: number, buckets: number, inverse: number): number {
+  const r = h - Math.floor(h * inverse) * buckets;
+  return r < 0 ? r + buckets : r >= buckets ? r - buckets : r;
+}
+
+/**
+ * For a power-of-two bucket count up to 2^31, the mask whose `h & mask` is bucketOf(h, buckets)
+ * for every u32 h (the low bits survive ToInt32); -1 for any other count, whose hot loops keep
+ * bucketOf. The AND is a cycle where bucketOf's division is many: the default's classifier
+ * (2^18 buckets) reduces every feature of every sentence.
+ */
+export function bucketMask(buckets: number): number {
+  return Number.isInteger(buckets) && buckets >= 1 && buckets <= 2 ** 31 && (buckets & (buckets - 1)) === 0 ? buckets - 1 : -1;
+}
+
 export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_SETS, featureHasher, RAW_BUCKETS } from '../../src/select/features.js';
 import { NgramHasher } from '../../src/text/fast-ngrams.js';
-import { bucketOf, hashedNgrams, tokenize } from '../../src/text/ngrams.js';
+import { bucketByInverse, bucketMask, bucketOf, hashedNgrams, tokenize } from '../../src/text/ngrams.js';
 import { Rng } from '../../src/core/rng.js';
 import { sharedDir } from '../../src/core/shared.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
@@ -22,8 +22,18 @@ describe('bucketOf', () => {
       const xs = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, b - 1, b, b + 1];
       for (let i = 0; i < 2000; i++) xs.push(rng.int(2 ** 32));
       for (let q = 1; q < 2 ** 32 / b && q < 1e9; q = q * 3 + 1) xs.push(q * b - 1, q * b, q * b + 1);
-      for (const x of xs.filter((v) => v >= 0 && v < 2 ** 32)) expect(bucketOf(x, b)).toBe(Number(BigInt(x) % BigInt(b)));
+      for (const x of xs.filter((v) => v >= 0 && v < 2 ** 32)) {
+        const want = Number(BigInt(x) % BigInt(b));
+        expect(bucketOf(x, b)).toBe(want);
+        expect(bucketByInverse(x, b, 1 / b)).toBe(want);
+        const mask = bucketMask(b);
+        if (mask >= 0) expect(x & mask).toBe(want);
+      }
     }
+  });
+  it('bucketMask: a mask for powers of two up to 2^31, -1 for other counts (2^32 included: its mask is not an int32)', () => {
+    expect([1, 2, 1 << 18, 2 ** 31].map(bucketMask)).toEqual([0, 1, (1 << 18) - 1, 2 ** 31 - 1]);
+    expect([3, 10000, 2 ** 31 - 1, 2 ** 32, 0, 0.5].map(bucketMask)).toEqual([-1, -1, -1, -1, -1, -1]);
   });
 });
 
