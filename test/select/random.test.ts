@@ -27,6 +27,12 @@ describe('random scores sentences read in place', () => {
       expect(hashRange(s, a, b, 17)).toBe(hashString(s.slice(a, b), 17));
       expect(hashBytes(bytes, a, b, 17)).toBe(hashString(s.slice(a, b), 17));
     }
+    // hashBytes takes four bytes a turn: every length's remainder, from every start, and seeds with the top bit set.
+    for (let a = 0; a < 5; a++) {
+      for (let b = a; b <= s.length; b++) {
+        for (const seed of [0, 17, 0x9e3779b9, 2 ** 32 - 1]) expect(hashBytes(bytes, a, b, seed)).toBe(hashString(s.slice(a, b), seed));
+      }
+    }
   });
 
   it('scoreSpans gives the scores of the sliced sentences, ASCII or not, over a scratch buffer that grows', async () => {
