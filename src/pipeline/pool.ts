@@ -49,6 +49,9 @@ const DISPOSE_GRACE_MS = 30_000;
 /** Batches in flight per worker: one being scored, one queued, so no worker waits on the reader. */
 const IN_FLIGHT_PER_WORKER = 2;
 
+/** Ranges given to a worker at once: one it works on, one queued (runRanges). */
+const RANGE_LANES_PER_WORKER = 2;
+
 interface Pending {
   docs: Doc[];
   resolve: (b: ScoredBatch) => void;
@@ -268,11 +271,14 @@ export class ScoringPool {
       });
     // The first failure in time is the one reported: the others stop because of it.
     let failure: { error: unknown } | undefined;
-    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>, ready?: Promise<void>) => {
+    const threads = this.workers;
+    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>, ready?: Promise<void>, queued = false) => {
       try {
         // A worker still opening its scorer takes no range yet: this thread takes them meanwhile.
         await ready;
-        while (next < tasks.length && !failure) {
+        // A queued lane stops once no more ranges are left than threads: the last ones go to
+        // whichever thread is free first, not to one that is still busy.
+        while (next < tasks.length && !failure && (!queued || tasks.length - next > threads)) {
           const i = next++;
           results[i] = await run(tasks[i]!);
         }
@@ -281,7 +287,11 @@ export class ScoringPool {
         Atomics.store(flag, 0, 1);
       }
     };
-    await Promise.all([runner(here), ...this.slots.map((s) => runner(there(s), s.ready))]);
+    // Each worker runs RANGE_LANES_PER_WORKER runners, so the next range already waits in its
+    // queue when it finishes one: a range handed over only then waited for this thread's event
+    // loop, which turns between its own batches.
+    const lanes = this.slots.flatMap((s) => Array.from({ length: RANGE_LANES_PER_WORKER }, (_, lane) => runner(there(s), s.ready, lane > 0)));
+    await Promise.all([runner(here), ...lanes]);
     if (failure) throw failure.error;
     return results;
   }
