@@ -18,7 +18,7 @@ const CHAR_SALT = 0x5bd1e995;
 const ROLL = 0x01000193;
 /**
  * The raw bucket space (features.ts RAW_BUCKETS): every u32 hash is already its own bucket, so
- * the hot loops skip bucketOf's division (a fifth of this hasher's time).
+ * the hot loops skip bucketOf's division.
  */
 const U32_BUCKETS = 2 ** 32;
 

@@ -25,7 +25,7 @@ export function hashString(s: string, seed = 0): number {
 export function hashBytes(bytes: Uint8Array, from: number, to: number, seed = 0): number {
   // h starts as an int32 (the same bits as hashRange's u32), so it stays one: from a u32
   // above 2^31 V8 kept it a double through the loop. Four bytes a turn: the chain of
-  // multiplies is the whole cost. Both about tripled the speed (5.5 -> 1.5 ns a byte, node 20).
+  // multiplies is the whole cost. Together: 5.5 -> 1.5 ns a byte (node 20, a microbench).
   let h = 0x811c9dc5 ^ seed;
   let i = from;
   for (const last4 = to - 3; i < last4; i += 4) {
