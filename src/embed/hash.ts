@@ -1,4 +1,5 @@
 import type { Embedder, EmbedderFingerprint } from './embedder.js';
+import { FNV_OFFSET, FNV_PRIME } from '../text/ngrams.js';
 
 export interface HashEmbedderOptions {
   dims?: number;
@@ -95,7 +96,7 @@ export function mix(h: number): number {
 export function wordHashes(s: string, seed: number, out: number[]): void {
   let h = 0;
   let inWord = false;
-  const start = (0x811c9dc5 ^ seed) >>> 0;
+  const start = (FNV_OFFSET ^ seed) >>> 0;
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     let word: boolean;
@@ -113,7 +114,7 @@ export function wordHashes(s: string, seed: number, out: number[]): void {
         h = start;
         inWord = true;
       }
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
     } else if (inWord) {
       out.push(mix(h));
       inWord = false;

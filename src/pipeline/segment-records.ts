@@ -1,6 +1,7 @@
 import { DEFAULT_DOC_CONTEXT, documentSegmentScores } from '../segment/context.js';
 import { segmentBounds, type SegmentRecord } from '../segment/segments.js';
 import type { ScoredBatch } from './scored.js';
+import { isAsciiText } from '../text/chars.js';
 
 /**
  * Segment records of one scored batch, ids continuing from `nextId`. `docContext` (default
@@ -15,7 +16,7 @@ export function segmentsOf(b: ScoredBatch, size: number, nextId: number, docCont
     const bounds = segmentBounds(spans.length / 2, size);
     const scores = documentSegmentScores(b.scores, b.firstSentence[d]!, spans, bounds, docContext);
     // In an ASCII document a span's UTF-8 bytes are its length: no slice to measure.
-    const ascii = Buffer.byteLength(doc.text, 'utf8') === doc.text.length;
+    const ascii = isAsciiText(doc.text);
     for (let s = 0; s < bounds.length; s += 2) {
       const first = bounds[s]!;
       const count = bounds[s + 1]!;

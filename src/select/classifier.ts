@@ -11,8 +11,7 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
-import { bucketMask, bucketOf } from '../text/ngrams.js';
-import { HashedFeatureScorer } from './raw-ngrams.js';
+import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -159,13 +158,7 @@ class ClassifierScorer extends HashedFeatureScorer {
   /** Minus the logit, as `logit` computes it, with the weights indexed by raw % buckets. */
   scoreRaw(raw: Uint32Array, n: number): number {
     if (n === 0) return -this.bias;
-    const w = this.w;
-    const buckets = w.length;
-    const mask = bucketMask(buckets);
-    let s = 0;
-    if (mask >= 0) for (let j = 0; j < n; j++) s += w[(raw[j] as number) & mask] as number;
-    else for (let j = 0; j < n; j++) s += w[bucketOf(raw[j] as number, buckets)] as number;
-    return -(this.bias + s / Math.sqrt(n));
+    return -(this.bias + sumBuckets(this.w, raw, n) / Math.sqrt(n));
   }
 }
 

@@ -11,8 +11,7 @@ import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
 import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
-import { bucketByInverse, bucketMask } from '../text/ngrams.js';
-import { HashedFeatureScorer } from './raw-ngrams.js';
+import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
@@ -49,15 +48,7 @@ class DsirScorer extends HashedFeatureScorer {
     this.logRatio = Float32Array.from(task, (v, i) => v - (general[i] as number));
   }
   scoreRaw(raw: Uint32Array, n: number): number {
-    const lr = this.logRatio;
-    const buckets = lr.length;
-    const mask = bucketMask(buckets);
-    let w = 0;
-    if (mask >= 0) for (let j = 0; j < n; j++) w += lr[(raw[j] as number) & mask] as number;
-    else {
-      const inverse = 1 / buckets;
-      for (let j = 0; j < n; j++) w += lr[bucketByInverse(raw[j] as number, buckets, inverse)] as number;
-    }
+    const w = sumBuckets(this.logRatio, raw, n);
     return this.norm === 'mean' && n > 0 ? -w / n : -w;
   }
 }

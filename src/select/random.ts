@@ -6,6 +6,7 @@
  */
 import { fmix32, hashBytes, hashPair, hashRange, hashString } from '../text/ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+import { isAsciiText } from '../text/chars.js';
 
 /** Uniform in [0, 1) from (seed, text). */
 export function randomScore(seed: number, text: string): number {
@@ -47,7 +48,7 @@ class RandomScorer implements SentenceScorer {
       const text = texts[d]!;
       const s = spans[d]!;
       // An ASCII document is hashed from a copy of its bytes (code units, one a byte).
-      if (Buffer.byteLength(text, 'utf8') === text.length) {
+      if (isAsciiText(text)) {
         if (this.bytes.length < text.length) this.bytes = Buffer.allocUnsafe(Math.max(text.length, 2 * this.bytes.length));
         this.bytes.write(text, 0, 'latin1');
         for (let j = 0; j < s.length; j += 2) out[k++] = randomScoreOfBytes(this.seed, this.bytes, s[j]!, s[j + 1]!);

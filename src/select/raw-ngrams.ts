@@ -1,3 +1,4 @@
+import { bucketByInverse, bucketMask } from '../text/ngrams.js';
 import { featureHasher, featureKey, RAW_BUCKETS, type FeatureSet, type SentenceHasher } from './features.js';
 import type { SentenceScorer } from './selector.js';
 
@@ -14,6 +15,24 @@ export interface RawNgramScorer extends SentenceScorer {
   rawHasher(): SentenceHasher;
   /** The score `score([s])` gives, from raw[0..n), the unreduced hashes of s. */
   scoreRaw(raw: Uint32Array, n: number): number;
+}
+
+/**
+ * The sum of table[raw[j] mod table.length] over j < n, in order: what every part's scoreRaw
+ * adds up. A power-of-two table takes a mask, any other a multiply by the inverse (bucketOf's
+ * remainder, without its division).
+ */
+export function sumBuckets(table: Float32Array, raw: Uint32Array, n: number): number {
+  const buckets = table.length;
+  const mask = bucketMask(buckets);
+  let s = 0;
+  if (mask >= 0) {
+    for (let j = 0; j < n; j++) s += table[(raw[j] as number) & mask] as number;
+  } else {
+    const inverse = 1 / buckets;
+    for (let j = 0; j < n; j++) s += table[bucketByInverse(raw[j] as number, buckets, inverse)] as number;
+  }
+  return s;
 }
 
 export function isRawNgramScorer(s: SentenceScorer): s is RawNgramScorer {

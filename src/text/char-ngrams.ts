@@ -6,8 +6,8 @@
  * "EUR131m" and "EUR762m" have the same subwords (each number is otherwise a rare word of
  * its own). Same tokens as NgramHasher (letters and digits).
  */
-import { FNV_OFFSET, FNV_PRIME, LOWER, TOKEN_UNIT } from './fast-ngrams.js';
-import { bucketOf, fmix32, hashPair } from './ngrams.js';
+import { LOWER, TOKEN_UNIT } from './fast-ngrams.js';
+import { bucketOf, fmix32, FNV_OFFSET, FNV_PRIME, hashPair } from './ngrams.js';
 
 /** Word boundary marks inside the char n-grams (not token units, so never in a word). */
 const BEGIN = 0x3c;

@@ -9,6 +9,11 @@
  * module stays cheap (every CLI process and worker thread loads it).
  */
 
+/** Whether every code unit of s is ASCII (one UTF-8 byte each): then a span's byte count is its length, and its code units fit in bytes. */
+export function isAsciiText(s: string): boolean {
+  return Buffer.byteLength(s, 'utf8') === s.length;
+}
+
 /** Exactly the code units JavaScript's `\s` and `String.prototype.trim` treat as space. */
 export const SPACES: readonly number[] = [
   9, 10, 11, 12, 13, 32, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201,

@@ -6,7 +6,7 @@
  * fitted either way score alike. This is the scorer's inner loop for dsir and the
  * classifier: on the Figure-5 mix it is what keeps their cost near `--method random`'s.
  */
-import { bucketOf, fmix32, hashPair } from './ngrams.js';
+import { bucketOf, fmix32, FNV_OFFSET, FNV_PRIME, hashPair } from './ngrams.js';
 
 /** 1 = the UTF-16 unit is part of a token ([\p{L}\p{N}], surrogate halves included); char-ngrams.ts shares it. */
 export const TOKEN_UNIT = new Uint8Array(65536);
@@ -23,16 +23,6 @@ export const LOWER = new Uint16Array(65536);
   }
 })();
 
-/**
- * FNV-1a over a word's lower-cased units, as `hashString` (ngrams.ts) hashes it: every hasher
- * that reads words from char codes (char-ngrams.ts, style-ngrams.ts) uses these, so a word's
- * hash is the same in each and matches FUNCTION_WORD_HASHES (function-words.ts).
- * The offset basis as an int32 (the same 32 bits, used only by ^ and Math.imul): as the u32
- * 0x811c9dc5 it is a double, and the loops that start a word's hash from it kept that hash a
- * double throughout.
- */
-export const FNV_OFFSET = 0x811c9dc5 | 0;
-export const FNV_PRIME = 0x01000193;
 
 export class NgramHasher {
   /** Bucket ids of the last `hash` call, in [0, count). */

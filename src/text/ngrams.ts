@@ -12,6 +12,16 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(TOKEN_RE) ?? [];
 }
 
+/**
+ * FNV-1a's offset basis and prime, for every hasher here and those that read words from char
+ * codes (fast-ngrams.ts, char-ngrams.ts, style-ngrams.ts), so a word's hash is the same in each
+ * and matches FUNCTION_WORD_HASHES (function-words.ts). The offset basis is written as an int32
+ * (the same 32 bits, used only by ^ and Math.imul): as the u32 0x811c9dc5 it is a double, and
+ * the loops that start a hash from it kept that hash a double throughout.
+ */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
 /** FNV-1a over UTF-16 code units, then a murmur3 finalizer: a well-mixed u32. */
 export function hashString(s: string, seed = 0): number {
   return hashRange(s, 0, s.length, seed);
@@ -26,24 +36,24 @@ export function hashBytes(bytes: Uint8Array, from: number, to: number, seed = 0)
   // h starts as an int32 (the same bits as hashRange's u32), so it stays one: from a u32
   // above 2^31 V8 kept it a double through the loop. Four bytes a turn: the chain of
   // multiplies is the whole cost. Together: 5.5 -> 1.5 ns a byte (node 20, a microbench).
-  let h = 0x811c9dc5 ^ seed;
+  let h = FNV_OFFSET ^ seed;
   let i = from;
   for (const last4 = to - 3; i < last4; i += 4) {
-    h = Math.imul(h ^ bytes[i]!, 0x01000193);
-    h = Math.imul(h ^ bytes[i + 1]!, 0x01000193);
-    h = Math.imul(h ^ bytes[i + 2]!, 0x01000193);
-    h = Math.imul(h ^ bytes[i + 3]!, 0x01000193);
+    h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
+    h = Math.imul(h ^ bytes[i + 1]!, FNV_PRIME);
+    h = Math.imul(h ^ bytes[i + 2]!, FNV_PRIME);
+    h = Math.imul(h ^ bytes[i + 3]!, FNV_PRIME);
   }
-  for (; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  for (; i < to; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
   return fmix32(h);
 }
 
 /** hashString(s.slice(from, to), seed), without making the slice. */
 export function hashRange(s: string, from: number, to: number, seed = 0): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
+  let h = (FNV_OFFSET ^ seed) >>> 0;
   for (let i = from; i < to; i++) {
     h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
   return fmix32(h);
 }

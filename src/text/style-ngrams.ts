@@ -9,8 +9,8 @@
  * "A style view").
  */
 import { FUNCTION_WORD_HASHES } from './function-words.js';
-import { FNV_OFFSET, FNV_PRIME, LOWER, TOKEN_UNIT } from './fast-ngrams.js';
-import { bucketOf, fmix32, hashPair, hashString } from './ngrams.js';
+import { LOWER, TOKEN_UNIT } from './fast-ngrams.js';
+import { bucketOf, fmix32, FNV_OFFSET, FNV_PRIME, hashPair, hashString } from './ngrams.js';
 
 const SALT = 0x2f6b1c3d;
 /** Punctuation read as itself; every other symbol is skipped. */
