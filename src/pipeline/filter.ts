@@ -121,16 +121,17 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   // stdin, that sampling pass spools it, and pass 1 reads the spool.
   let spooledByCompletion: InputKind | undefined;
   const workers = opts.workers ?? defaultWorkers(opts.inputs);
+  const completes = !opts.scorer && needsCompletion(opts.model);
   // With a completion to run first, the scoring threads start now: they split the sample if
   // it reads the whole corpus, and are loaded and ready by pass 1 instead of starting then,
   // while this thread samples and the fit runs.
   let early: ScoringPool | undefined;
   try {
-    if (!opts.scorer && needsCompletion(opts.model) && opts.threshold !== undefined) {
+    if (completes && opts.threshold !== undefined) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
     }
-    const spool = !opts.scorer && needsCompletion(opts.model) && usesStdin ? createWriteStream(spoolPath) : undefined;
-    if (!opts.scorer && needsCompletion(opts.model) && workers > 1) early = await ScoringPool.open(null, {}, workers);
+    const spool = completes && usesStdin ? createWriteStream(spoolPath) : undefined;
+    if (completes && workers > 1) early = await ScoringPool.open(null, {}, workers);
     completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(early ? { split: splitterOn(early) } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
       await closeSpool(spool);

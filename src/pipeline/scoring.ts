@@ -26,16 +26,13 @@ export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSp
     await splitting?.dispose();
     throw err;
   }
-  if (workers === 1 || model.embedder?.kind === 'onnx' || scorer.prepare) {
-    await splitting?.dispose();
-    return scorer;
-  }
-  if (splitting && splitting.workers === workers) {
+  const pooled = workers > 1 && model.embedder?.kind !== 'onnx' && !scorer.prepare;
+  if (pooled && splitting?.workers === workers) {
     splitting.useModel(model, embedder, scorer);
     return splitting;
   }
   await splitting?.dispose();
-  return ScoringPool.open(model, embedder, workers, scorer);
+  return pooled ? ScoringPool.open(model, embedder, workers, scorer) : scorer;
 }
 
 /** Document batches -> scored batches (sentence spans and scores), in input order, whatever does the scoring. */
