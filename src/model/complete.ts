@@ -11,6 +11,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
+import type { ChooseAside } from '../select/auto.js';
 import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { checkAvoid, fitModel, selfTrains, type FitOptions } from './fit.js';
@@ -133,6 +134,8 @@ export interface CompleteOptions {
    */
   keep?: number;
   log?: (line: string) => void;
+  /** The default's held-out measure, run on another thread while the self-training goes on. */
+  chooseAside?: ChooseAside;
 }
 
 /**
@@ -180,6 +183,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
     generalFiles: [],
     ...(c.avoid?.length ? { avoid: c.avoid, avoidFiles: model.counts.avoidFiles ?? [] } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.chooseAside ? { chooseAside: opts.chooseAside } : {}),
   });
   return {
     ...fitted,

@@ -1,6 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, type EmbedderSpec } from '../embed/factory.js';
+import type { ChooseAside } from '../select/auto.js';
 import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { describeUnread, trackOptionReads } from './unread-options.js';
@@ -21,6 +22,8 @@ export interface FitOptions {
   avoid?: string[];
   avoidFiles?: string[];
   log?: (line: string) => void;
+  /** The default's held-out measure, run on another thread (FitContext.chooseAside). */
+  chooseAside?: ChooseAside;
   /** Options the fit never read (unread-options.ts); without it, they are a warning on log. */
   onUnreadOptions?: (keys: string[]) => void;
 }
@@ -62,6 +65,7 @@ export async function fitModel(asked: FitOptions): Promise<ModelFile> {
       seed: opts.seed,
       options: options.tracked,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.chooseAside ? { chooseAside: opts.chooseAside } : {}),
     });
     const unread = options.unread();
     if (unread.length) {

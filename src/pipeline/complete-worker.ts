@@ -6,10 +6,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { TadpoleError } from '../core/errors.js';
 import { completeModel } from '../model/complete.js';
+import { chooseOnThread } from './choice-thread.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 
 const job = workerData as CompletionJob;
 const post = (m: CompletionReply) => parentPort!.postMessage(m);
-completeModel(job.model, job.sample, { ...(job.embedder ? { embedder: job.embedder } : {}), ...(job.keep !== undefined ? { keep: job.keep } : {}), log: (line) => post({ log: line }) })
+completeModel(job.model, job.sample, { ...(job.embedder ? { embedder: job.embedder } : {}), ...(job.keep !== undefined ? { keep: job.keep } : {}), ...((job.threads ?? 1) > 1 ? { chooseAside: chooseOnThread } : {}), log: (line) => post({ log: line }) })
   .then((model) => post({ model }))
   .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), ...(err instanceof TadpoleError ? { code: err.code } : {}) } }));

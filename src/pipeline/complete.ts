@@ -15,6 +15,7 @@ import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { sampleSentencesOn } from './split-pool.js';
 import { startWorker } from './pool.js';
+import { chooseOnThread } from './choice-thread.js';
 import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
@@ -74,7 +75,8 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   if (sample.differs) opts.log?.(sample.differs);
   throwIfAborted(opts.signal);
   const detail = opts.detail ?? opts.log;
-  const completeOpts = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}) };
+  // A second thread takes the default's held-out measure while the self-training runs.
+  const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...((opts.workers ?? 1) > 1 ? { chooseAside: chooseOnThread } : {}) };
   // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
   // synchronous work there leave this thread free to stop at once on Ctrl-C.
   const completed = opts.signal ? await completeOffThread(model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
@@ -118,7 +120,7 @@ export async function completeInRunDir(model: ModelFile, inputs: readonly InputR
 async function completeOffThread(model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
   // Functions do not cross to a worker: the embedder's log stays here.
   const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
-  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}) };
+  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { threads: 2 } : {}) };
   // Started as the pool's workers are: `node --input-type=module -e` and V8 flags would stop it.
   const worker = startWorker(completionWorkerScript(), job);
   let onAbort = (): void => undefined;

@@ -23,6 +23,8 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
+import { FeatureCache } from './feature-cache.js';
+import { scoreFrom } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
@@ -109,7 +111,7 @@ async function heldOutScores(name: string, ctx: FitContext, train: { task: strin
   const json = await factory.fit({ ...ctx, task: train.task, general: train.general, options: { ...options } });
   const scorer = await factory.load(json, { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} });
   try {
-    return await scorer.score(held);
+    return await scoreFrom(scorer, held, ctx.features);
   } finally {
     await scorer.dispose();
   }
@@ -149,6 +151,23 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
   return choice;
 }
 
+/** What the held-out measure needs, as plain data: another thread can take it (ChooseAside). */
+export interface ChoiceJob {
+  task: string[];
+  general: string[];
+  seed: number;
+  candidates: string[];
+  holdout: number;
+}
+
+/** Runs chooseCandidate elsewhere (pipeline/choice-thread.ts: on a thread of its own). */
+export type ChooseAside = (job: ChoiceJob) => Promise<AutoChoice>;
+
+/** The measure of a ChoiceJob, on this thread. */
+export function chooseFor(job: ChoiceJob): Promise<AutoChoice> {
+  return chooseCandidate({ task: job.task, general: job.general, seed: job.seed, options: {} }, job.candidates, job.holdout);
+}
+
 export function describeChoice(c: AutoChoice): string {
   const figs = c.candidates.map((f) => `${f.name} ${f.auroc.toFixed(3)}`).join(', ');
   return `contrast: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
@@ -161,7 +180,9 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   // Tokens the task file adds and the corpus lacks would separate the task alone (artefacts.ts).
   const artefacts = read.string('artefacts') === 'keep' ? [] : findTaskArtefacts(given.task, given.general);
   if (artefacts.length > 0) given.log?.(describeArtefacts(artefacts));
-  const ctx: FitContext = artefacts.length > 0 ? { ...given, task: given.task.map((s) => stripArtefacts(s, artefacts)) } : given;
+  // Every fit below hashes the same sentences: each is hashed once (feature-cache.ts).
+  const features = given.features ?? new FeatureCache();
+  const ctx: FitContext = { ...given, ...(artefacts.length > 0 ? { task: given.task.map((s) => stripArtefacts(s, artefacts)) } : {}), features };
   const functionWords = functionWordFigures(ctx.task, ctx.general, read.string<FunctionWordMode>('functionWords'));
   ctx.log?.(describeFunctionWords(functionWords));
   const asked = parseCandidates(read.string('candidates'));
@@ -171,6 +192,8 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   if (style !== 'off') ctx.log?.(describeStyleView(style, functionWords.skipped));
   const holdout = read.number('holdout');
   let choice: AutoChoice;
+  /** Set when the measure runs aside: the self-training, which needs no choice, goes on meanwhile. */
+  let measured: Promise<AutoChoice> | undefined;
   if (Math.round(ctx.task.length * holdout) < AUTO_DEFAULTS.minHeldOut || Math.round(ctx.general.length * holdout) < AUTO_DEFAULTS.minHeldOut) {
     choice = {
       chosen: candidates[0] as string,
@@ -181,6 +204,12 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     };
     ctx.log?.(`contrast: using ${choice.chosen}, unmeasured`);
     ctx.log?.(`warning: ${choice.warning}`);
+  } else if (candidates.length === 1 && ctx.chooseAside && !ctx.embedder) {
+    // One candidate is fitted whatever it measures, so the measure only reports: it runs on
+    // another thread while this one self-trains (the default's completion with --workers 2).
+    measured = ctx.chooseAside({ task: ctx.task, general: ctx.general, seed: ctx.seed, candidates, holdout });
+    measured.catch(() => undefined); // awaited after the self-training, which may throw first
+    choice = { chosen: candidates[0] as string, candidates: [], heldOutTask: 0, heldOutGeneral: 0 };
   } else {
     choice = await chooseCandidate(ctx, candidates, holdout);
     ctx.log?.(describeChoice(choice));
@@ -225,6 +254,11 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     }
   };
   const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts), ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
+  if (measured) {
+    choice = await measured;
+    ctx.log?.(describeChoice(choice));
+    if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
+  }
   return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 

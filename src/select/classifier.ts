@@ -10,8 +10,9 @@
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
-import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
-import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';
+import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
+import { fitHasher, type FeatureCache } from './feature-cache.js';
+import { HashedFeatureScorer, scoreFrom, sumBuckets } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -78,8 +79,8 @@ interface FeatureRows {
   offsets: Uint32Array;
 }
 
-function featurize(sentences: string[], buckets: number, features?: FeatureSet, charN?: number): FeatureRows {
-  const hasher = featureHasher(buckets, features, charN);
+function featurize(sentences: string[], buckets: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS, cache?: FeatureCache): FeatureRows {
+  const hasher = fitHasher(buckets, features, charN, cache);
   const offsets = new Uint32Array(sentences.length + 1);
   let ids = new Uint32Array(sentences.length * 32 + 1024);
   let at = 0;
@@ -115,11 +116,12 @@ export interface LogisticFit {
  * Class-balanced logistic regression by SGD over a seeded shuffle (deterministic for a
  * given seed and input order).
  */
-export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number; features?: FeatureSet; charN?: number }): LogisticFit {
-  const P = featurize(pos, opts.buckets, opts.features, opts.charN);
-  const N = featurize(neg, opts.buckets, opts.features, opts.charN);
+export function fitLogistic(pos: string[], neg: string[], opts: { buckets: number; epochs: number; rate: number; l2: number; seed: number; features?: FeatureSet; charN?: number; cache?: FeatureCache }): LogisticFit {
+  // One table of rows, the positives first: row k is order's k.
+  const { ids, offsets } = featurize([...pos, ...neg], opts.buckets, opts.features, opts.charN, opts.cache);
   const w = new Float32Array(opts.buckets);
   let bias = 0;
+  const positives = pos.length;
   const total = pos.length + neg.length;
   const wPos = total / (2 * pos.length);
   const wNeg = total / (2 * neg.length);
@@ -128,21 +130,21 @@ export function fitLogistic(pos: string[], neg: string[], opts: { buckets: numbe
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
     rng.shuffle(order);
     const rate = opts.rate / Math.sqrt(epoch + 1);
-    for (const k of order) {
-      const isPos = k < pos.length;
-      const rows = isPos ? P : N;
-      const i = isPos ? k : k - pos.length;
-      const from = rows.offsets[i] as number;
-      const to = rows.offsets[i + 1] as number;
-      const z = logit(w, bias, rows.ids, from, to);
+    const decay = 1 - rate * opts.l2;
+    for (let o = 0; o < total; o++) {
+      const k = order[o] as number;
+      const isPos = k < positives;
+      const from = offsets[k] as number;
+      const to = offsets[k + 1] as number;
+      const z = logit(w, bias, ids, from, to);
       const p = 1 / (1 + Math.exp(-z));
       // Gradient of the weighted log loss wrt the logit.
-      const g = (isPos ? p - 1 : p) * (isPos ? wPos : wNeg);
+      const g = isPos ? (p - 1) * wPos : p * wNeg;
       const n = to - from;
       const step = n > 0 ? (rate * g) / Math.sqrt(n) : 0;
       for (let j = from; j < to; j++) {
-        const b = rows.ids[j] as number;
-        w[b] = (w[b] as number) * (1 - rate * opts.l2) - step;
+        const b = ids[j] as number;
+        w[b] = (w[b] as number) * decay - step;
       }
       bias -= rate * g * 0.1;
     }
@@ -198,7 +200,7 @@ export const classifierSelector: SelectorFactory = {
     const expand = read.number('expand');
     // The floor applies to every fit, the ones that rank the self-training's moves included.
     const fitFloored = (pos: string[], neg: string[], seed: number): LogisticFit => {
-      const f = fitLogistic(pos, neg, { ...params, seed });
+      const f = fitLogistic(pos, neg, { ...params, seed, ...(ctx.features ? { cache: ctx.features } : {}) });
       floorWeights(f.weights, params.weightFloor);
       return f;
     };
@@ -207,7 +209,7 @@ export const classifierSelector: SelectorFactory = {
       // Self-training: the corpus sentences the classifier finds most task-like are taken as
       // positives, so the model learns the corpus's own in-domain wording, not only the task's.
       const scorer = new ClassifierScorer(fit.weights, fit.bias, params.features, params.charN);
-      const g = await scorer.score(ctx.general);
+      const g = await scoreFrom(scorer, ctx.general, ctx.features);
       const order = Array.from(g.keys()).sort((a, b) => (g[a] as number) - (g[b] as number) || a - b);
       const k = Math.round(expand * (r + 1) * ctx.general.length);
       const top = new Set(order.slice(0, k));

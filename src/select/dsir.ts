@@ -10,14 +10,15 @@
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
-import { FEATURE_SETS, featureHasher, SUBWORD_CHARS, type FeatureSet } from './features.js';
+import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
+import { fitHasher, type FeatureCache } from './feature-cache.js';
 import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Log-probabilities of each bucket, add-alpha smoothed. */
-export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS): Float32Array {
+export function bucketLogProbs(sentences: string[], buckets: number, alpha: number, features: FeatureSet = 'words', charN = SUBWORD_CHARS, cache?: FeatureCache): Float32Array {
   const counts = new Float64Array(buckets);
-  const hasher = featureHasher(buckets, features, charN);
+  const hasher = fitHasher(buckets, features, charN, cache);
   let total = 0;
   for (const s of sentences) {
     const n = hasher.hash(s);
@@ -82,7 +83,7 @@ export const dsirSelector: SelectorFactory = {
       method: 'dsir',
       // `norm` only when not the paper's sum, so a model without it reads as before.
       params: { buckets, alpha, features, charN, ...(norm !== 'sum' ? { norm } : {}) },
-      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha, features, charN)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha, features, charN)) },
+      state: { task: f32ToB64(bucketLogProbs(ctx.task, buckets, alpha, features, charN, ctx.features)), general: f32ToB64(bucketLogProbs(ctx.general, buckets, alpha, features, charN, ctx.features)) },
     };
   },
   async load(json): Promise<SentenceScorer> {

@@ -15,7 +15,7 @@ import { linkedRegistry } from './registry-link.js';
 import { parseComponentSpec } from './component-spec.js';
 import type { SentenceHasher } from './features.js';
 import { needGeneral } from './options.js';
-import { isRawNgramScorer, type RawNgramScorer } from './raw-ngrams.js';
+import { isRawNgramScorer, scoreFrom, type RawNgramScorer } from './raw-ngrams.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Methods usable as components; any other name is a tadpole detector. */
@@ -71,7 +71,7 @@ export async function fitEnsemble(ctx: FitContext, names: string[], shared: Reco
     const selector = await factory.fit({ ...ctx, options: { ...shared, ...options } });
     const scorer = await factory.load(selector, { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} });
     try {
-      parts.push({ name, ...meanStd(await scorer.score(calib)), selector });
+      parts.push({ name, ...meanStd(await scoreFrom(scorer, calib, ctx.features)), selector });
     } finally {
       await scorer.dispose();
     }
@@ -80,32 +80,13 @@ export async function fitEnsemble(ctx: FitContext, names: string[], shared: Reco
   return { parts };
 }
 
+type Part = { scorer: SentenceScorer; mean: number; std: number };
 type RawPart = { scorer: RawNgramScorer; mean: number; std: number };
 
 class EnsembleScorer implements SentenceScorer {
   readonly method = 'tadpole';
-  /** Every part scores from the same hashed features: one hashing of each sentence serves them all. */
-  private readonly shared?: { parts: RawPart[]; hasher: SentenceHasher };
-  constructor(private readonly parts: { scorer: SentenceScorer; mean: number; std: number }[]) {
-    const first = parts[0]?.scorer;
-    if (first && isRawNgramScorer(first) && parts.every((p) => isRawNgramScorer(p.scorer) && p.scorer.featureKey === first.featureKey)) {
-      this.shared = { parts: parts as RawPart[], hasher: first.rawHasher() };
-    }
-  }
-
-  /** The same sums, in the same order, as the part-by-part loop in `score`. */
-  private scoreHashedOnce(sentences: string[], parts: RawPart[], hasher: SentenceHasher): Float64Array {
-    const out = new Float64Array(sentences.length);
-    for (let i = 0; i < sentences.length; i++) {
-      const n = hasher.hash(sentences[i] as string);
-      let z = 0;
-      for (const p of parts) z += (p.scorer.scoreRaw(hasher.ids, n) - p.mean) / p.std;
-      out[i] = z;
-    }
-    return out;
-  }
+  constructor(protected readonly parts: Part[]) {}
   async score(sentences: string[]): Promise<Float64Array> {
-    if (this.shared) return this.scoreHashedOnce(sentences, this.shared.parts, this.shared.hasher);
     const out = new Float64Array(sentences.length);
     const views = await this.scoreViews(sentences);
     this.parts.forEach((p, k) => {
@@ -125,10 +106,47 @@ class EnsembleScorer implements SentenceScorer {
   }
 }
 
+/**
+ * Parts that all score from the same hashed features (the default: classifier + DSIR): one
+ * hashing of each sentence serves them all, so the ensemble scores from hashes too.
+ */
+class SharedFeatureEnsemble extends EnsembleScorer implements RawNgramScorer {
+  readonly featureKey: string;
+  private readonly hasher: SentenceHasher;
+  constructor(private readonly rawParts: RawPart[]) {
+    super(rawParts);
+    this.featureKey = (rawParts[0] as RawPart).scorer.featureKey;
+    this.hasher = this.rawHasher();
+  }
+  rawHasher(): SentenceHasher {
+    return (this.rawParts[0] as RawPart).scorer.rawHasher();
+  }
+  /** The same sums, in the same order, as the part-by-part loop in EnsembleScorer's `score`. */
+  scoreRaw(raw: Uint32Array, n: number): number {
+    let z = 0;
+    for (const p of this.rawParts) z += (p.scorer.scoreRaw(raw, n) - p.mean) / p.std;
+    return z;
+  }
+  override async score(sentences: string[]): Promise<Float64Array> {
+    const out = new Float64Array(sentences.length);
+    for (let i = 0; i < sentences.length; i++) {
+      // Hash first: a long sentence can grow the hasher's ids into a new array.
+      const n = this.hasher.hash(sentences[i] as string);
+      out[i] = this.scoreRaw(this.hasher.ids, n);
+    }
+    return out;
+  }
+}
+
+function sharesFeatures(parts: Part[]): parts is RawPart[] {
+  const first = parts[0]?.scorer;
+  return !!first && isRawNgramScorer(first) && parts.every((p) => isRawNgramScorer(p.scorer) && p.scorer.featureKey === first.featureKey);
+}
+
 export async function loadEnsemble(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
   const parts = state.parts as PartJSON[] | undefined;
   if (!Array.isArray(parts) || parts.length === 0) throw new TadpoleError('TADPOLE_MODEL', 'tadpole ensemble model has no components; refit the model');
-  const loaded: { scorer: SentenceScorer; mean: number; std: number }[] = [];
+  const loaded: Part[] = [];
   try {
     for (const p of parts) {
       const { factory } = await factoryOf(p.name);
@@ -138,5 +156,5 @@ export async function loadEnsemble(state: Record<string, unknown>, ctx: LoadCont
     for (const l of loaded) await l.scorer.dispose();
     throw e;
   }
-  return new EnsembleScorer(loaded);
+  return sharesFeatures(loaded) ? new SharedFeatureEnsemble(loaded) : new EnsembleScorer(loaded);
 }

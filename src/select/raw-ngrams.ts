@@ -1,4 +1,5 @@
 import { bucketByInverse, bucketMask } from '../text/ngrams.js';
+import type { FeatureCache } from './feature-cache.js';
 import { featureHasher, featureKey, RAW_BUCKETS, type FeatureSet, type SentenceHasher } from './features.js';
 import type { SentenceScorer } from './selector.js';
 
@@ -37,6 +38,21 @@ export function sumBuckets(table: Float32Array, raw: Uint32Array, n: number): nu
 
 export function isRawNgramScorer(s: SentenceScorer): s is RawNgramScorer {
   return typeof (s as Partial<RawNgramScorer>).scoreRaw === 'function';
+}
+
+/**
+ * `scorer.score(sentences)`; a scorer that scores from hashed features alone takes each
+ * sentence's hashes from `cache` (hashing it there once), the same scores without the hashing.
+ */
+export async function scoreFrom(scorer: SentenceScorer, sentences: string[], cache?: FeatureCache): Promise<Float64Array> {
+  if (!cache || !isRawNgramScorer(scorer)) return scorer.score(sentences);
+  const view = cache.view(scorer.featureKey, () => scorer.rawHasher());
+  const out = new Float64Array(sentences.length);
+  for (let i = 0; i < sentences.length; i++) {
+    const raw = view.raw(sentences[i] as string);
+    out[i] = scorer.scoreRaw(raw, raw.length);
+  }
+  return out;
 }
 
 /** What classifier and DSIR share: one raw hasher of their features, and `score` by way of `scoreRaw`. */

@@ -1,4 +1,6 @@
 import type { Embedder } from '../embed/embedder.js';
+import type { ChooseAside } from './auto.js';
+import type { FeatureCache } from './feature-cache.js';
 import type { OptionDecl } from './option-decl.js';
 
 /** Serialized, fitted selector state; stored in the model file under `selector`. */
@@ -56,6 +58,14 @@ export interface FitContext {
   options: Record<string, unknown>;
   /** Progress / notes go here, never to stdout. */
   log?: (line: string) => void;
+  /**
+   * Hashed features kept across the fits of one model (feature-cache.ts): the default's
+   * fits share it, and the n-gram selectors (classifier, dsir) take each sentence's hashes
+   * from it.
+   */
+  features?: FeatureCache;
+  /** The default's held-out measure, run elsewhere (auto.ts): given when another thread is free. */
+  chooseAside?: ChooseAside;
 }
 
 export interface LoadContext {

@@ -21,6 +21,7 @@
  * self-training; docs/research.md). The model records it and the fit log says so.
  */
 import { sentenceWeight } from '../segment/context.js';
+import { scoreFrom } from './raw-ngrams.js';
 import type { FitContext, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const SELF_TRAINING_DEFAULTS = {
@@ -143,7 +144,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     try {
       // Consensus needs the parts apart; then the combined score is not needed at all.
       const parts = moveBy === 'consensus' && scorer.scoreViews ? await scorer.scoreViews(ctx.general) : [];
-      views = parts.length > 1 ? parts : [await scorer.score(ctx.general)];
+      views = parts.length > 1 ? parts : [await scoreFrom(scorer, ctx.general, ctx.features)];
     } finally {
       await scorer.dispose();
     }
