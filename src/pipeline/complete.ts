@@ -1,4 +1,5 @@
 import { existsSync, type WriteStream } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
@@ -66,20 +67,29 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   const size = sampleSizeFor(model.completion!.sampleSize, opts.keep);
   const seed = model.fit.seed;
   const ro = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) };
-  const sample = opts.split ? await sampleSentences(inputs, reader, { size, seed, split: opts.split }, ro) : await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, ro);
+  // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
+  // synchronous work there leave this thread free to stop at once on Ctrl-C. Started now, it
+  // loads its modules while this thread samples.
+  const fitter = opts.signal ? startFitter() : undefined;
+  let sample: SentenceSample;
+  try {
+    sample = opts.split ? await sampleSentences(inputs, reader, { size, seed, split: opts.split }, ro) : await sampleSentencesOn(opts.workers ?? 1, inputs, reader, { size, seed }, ro);
+  } catch (err) {
+    void fitter?.worker.terminate();
+    throw err;
+  }
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
     : `one reservoir pass over ${mb(sample.bytesRead)}, as ${sample.readWhole ?? 'the corpus'} is read whole`;
   opts.log?.(`model fitted without --general: completing ${model.method} from the corpus: ${sample.sentences.length} sentences of ${sample.documents} documents (seed ${seed}; ${how}); sample fingerprint ${sample.fingerprint}`);
   if (sample.sentences.length < size) opts.log?.(`the corpus gave ${sample.sentences.length} of the ${size} sentences asked for`);
   if (sample.differs) opts.log?.(sample.differs);
+  if (opts.signal?.aborted) void fitter?.worker.terminate();
   throwIfAborted(opts.signal);
   const detail = opts.detail ?? opts.log;
   // A second thread takes the default's held-out measure while the self-training runs.
   const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...((opts.workers ?? 1) > 1 ? { chooseAside: chooseOnThread } : {}) };
-  // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
-  // synchronous work there leave this thread free to stop at once on Ctrl-C.
-  const completed = opts.signal ? await completeOffThread(model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
+  const completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
   throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
 }
@@ -116,16 +126,31 @@ export async function completeInRunDir(model: ModelFile, inputs: readonly InputR
   return done;
 }
 
-/** completeModel on a worker thread; an abort terminates the worker and throws Interrupted. */
-async function completeOffThread(model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
+/** The completion worker (complete-worker.ts), waiting for its job; `ended` rejects if it fails or exits first. */
+interface Fitter {
+  worker: Worker;
+  ended: Promise<never>;
+}
+
+function startFitter(): Fitter {
+  const worker = startWorker(completionWorkerScript(), null);
+  // Listened to from the start: the worker could fail while this thread samples.
+  const ended = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new TadpoleError('TADPOLE_INTERNAL', `the completion worker stopped (exit ${code}) before it sent the model`)));
+  });
+  ended.catch(() => undefined);
+  return { worker, ended };
+}
+
+/** completeModel on the fitter's thread; an abort terminates it and throws Interrupted. */
+async function completeOffThread({ worker, ended }: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
   // Functions do not cross to a worker: the embedder's log stays here.
   const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
   const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { threads: 2 } : {}) };
-  // Started as the pool's workers are: `node --input-type=module -e` and V8 flags would stop it.
-  const worker = startWorker(completionWorkerScript(), job);
   let onAbort = (): void => undefined;
   try {
-    return await new Promise<ModelFile>((resolve, reject) => {
+    const completed = new Promise<ModelFile>((resolve, reject) => {
       onAbort = () => {
         reject(new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'SIGINT'));
         void worker.terminate();
@@ -137,9 +162,9 @@ async function completeOffThread(model: ModelFile, sample: SentenceSample, opts:
         else if ('model' in m) resolve(m.model);
         else reject(m.error.code ? new TadpoleError(m.error.code as TadpoleErrorCode, m.error.message) : new Error(m.error.message));
       });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new TadpoleError('TADPOLE_INTERNAL', `the completion worker stopped (exit ${code}) before it sent the model`)));
+      worker.postMessage(job);
     });
+    return await Promise.race([completed, ended]);
   } finally {
     signal.removeEventListener('abort', onAbort);
     void worker.terminate();
