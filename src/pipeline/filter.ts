@@ -23,7 +23,6 @@ import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
-import { splitterOn } from './split-pool.js';
 import { filterByRanges, planRanges } from './range-filter.js';
 import type { RangeJob } from './range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
@@ -122,9 +121,9 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   let spooledByCompletion: InputKind | undefined;
   const workers = opts.workers ?? defaultWorkers(opts.inputs);
   const completes = !opts.scorer && needsCompletion(opts.model);
-  // With a completion to run first, the scoring threads start now: they split the sample if
-  // it reads the whole corpus, and are loaded and ready by pass 1 instead of starting then,
-  // while this thread samples and the fit runs.
+  // With a completion to run first, the scoring threads start now: they load while this thread
+  // samples and the fit runs, and are ready by pass 1 instead of starting then. They do not
+  // split the sample: that was slower than this thread alone (complete.ts, `split`).
   let early: ScoringPool | undefined;
   try {
     if (completes && opts.threshold !== undefined) {
@@ -132,15 +131,15 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     }
     const spool = completes && usesStdin ? createWriteStream(spoolPath) : undefined;
     if (completes && workers > 1) early = await ScoringPool.open(null, {}, workers);
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(early ? { split: splitterOn(early) } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
       await closeSpool(spool);
       // The spool's kind, as the sampler resolved it when it copied stdin there.
       spooledByCompletion = completion.spooled ?? resolveInput(spoolPath, opts.reader.format);
     }
-    const splitting = early;
+    const started = early;
     early = undefined; // openScoring takes it over (or disposes it)
-    scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, workers, splitting));
+    scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, workers, started));
   } catch (err) {
     await early?.dispose();
     await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened

@@ -15,23 +15,24 @@ export type Scoring = SentenceScorer | ScoringPool;
  * N > 1 scores on this thread and N - 1 workers, each with its own scorer. Methods that select against
  * the whole corpus (a `prepare` pass) need one scorer and always score in this thread.
  * So does an ONNX embedder: its runtime has its own thread pool (and a GPU wants one
- * session), so N workers would mean N sessions competing for the same cores.
+ * session), so N workers would mean N sessions competing for the same cores. `started`: a
+ * pool started without a model (filter's, while the model is completed), used when it fits.
  */
-export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number, splitting?: ScoringPool): Promise<Scoring> {
+export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number, started?: ScoringPool): Promise<Scoring> {
   if (!Number.isInteger(workers) || workers < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${workers}`);
   let scorer: SentenceScorer;
   try {
     scorer = await openScorer(model, embedder);
   } catch (err) {
-    await splitting?.dispose();
+    await started?.dispose();
     throw err;
   }
   const pooled = workers > 1 && model.embedder?.kind !== 'onnx' && !scorer.prepare;
-  if (pooled && splitting?.workers === workers) {
-    splitting.useModel(model, embedder, scorer);
-    return splitting;
+  if (pooled && started?.workers === workers) {
+    started.useModel(model, embedder, scorer);
+    return started;
   }
-  await splitting?.dispose();
+  await started?.dispose();
   return pooled ? ScoringPool.open(model, embedder, workers, scorer) : scorer;
 }
 
