@@ -11,7 +11,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
-import type { ChooseAside } from '../select/auto.js';
+import type { ChooseAside } from '../select/choice.js';
 import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { checkAvoid, fitModel, selfTrains, type FitOptions } from './fit.js';

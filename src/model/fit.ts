@@ -1,7 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, type EmbedderSpec } from '../embed/factory.js';
-import type { ChooseAside } from '../select/auto.js';
+import type { ChooseAside } from '../select/choice.js';
 import { canonicalMethod, checkMethodOptions, resolveMethod, selectorFactory } from '../select/registry.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from './file.js';
 import { describeUnread, trackOptionReads } from './unread-options.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
-import type { AutoChoice, ChoiceJob } from '../select/auto.js';
+import type { AutoChoice, ChoiceJob } from '../select/choice.js';
 import { startWorker } from './pool.js';
 
 export type ChoiceReply = { choice: AutoChoice } | { error: { message: string; code?: string } };

@@ -1,7 +1,8 @@
 /** Worker thread entry: the default's held-out measure for choice-thread.ts. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { TadpoleError } from '../core/errors.js';
-import { chooseFor, type ChoiceJob } from '../select/auto.js';
+import { chooseFor } from '../select/auto.js';
+import type { ChoiceJob } from '../select/choice.js';
 // The registry links itself into auto's fits of components by name (registry-link.ts).
 import '../select/registry.js';
 import type { ChoiceReply } from './choice-thread.js';

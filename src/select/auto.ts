@@ -25,6 +25,9 @@ import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { FeatureCache } from './feature-cache.js';
 import { scoreFrom } from './raw-ngrams.js';
+import type { AutoChoice, CandidateFigure, ChoiceJob } from './choice.js';
+
+export type { AutoChoice } from './choice.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
@@ -73,21 +76,6 @@ export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
 ];
 
 export const CONTRAST_OWNER: OptionOwner = { label: 'method contrast', options: CONTRAST_OPTIONS };
-
-export interface CandidateFigure {
-  name: string;
-  /** Held-out AUROC: P(a held-out corpus sentence scores above a held-out task sentence). */
-  auroc: number;
-}
-
-export interface AutoChoice {
-  chosen: string;
-  candidates: CandidateFigure[];
-  heldOutTask: number;
-  heldOutGeneral: number;
-  /** Set when the best AUROC is below AUTO_DEFAULTS.warnBelow: the text of the warning. */
-  warning?: string;
-}
 
 export function parseCandidates(v: unknown): string[] {
   const names = String(v).split(',').map((s) => s.trim()).filter(Boolean);
@@ -150,18 +138,6 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
   }
   return choice;
 }
-
-/** What the held-out measure needs, as plain data: another thread can take it (ChooseAside). */
-export interface ChoiceJob {
-  task: string[];
-  general: string[];
-  seed: number;
-  candidates: string[];
-  holdout: number;
-}
-
-/** Runs chooseCandidate elsewhere (pipeline/choice-thread.ts: on a thread of its own). */
-export type ChooseAside = (job: ChoiceJob) => Promise<AutoChoice>;
 
 /** The measure of a ChoiceJob, on this thread. */
 export function chooseFor(job: ChoiceJob): Promise<AutoChoice> {

@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/embedder.js';
-import type { ChooseAside } from './auto.js';
+import type { ChooseAside } from './choice.js';
 import type { FeatureCache } from './feature-cache.js';
 import type { OptionDecl } from './option-decl.js';
 

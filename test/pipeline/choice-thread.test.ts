@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TadpoleError } from '../../src/core/errors.js';
 import { fitModel } from '../../src/model/fit.js';
-import { chooseFor, type ChooseAside } from '../../src/select/auto.js';
+import { chooseFor } from '../../src/select/auto.js';
+import type { ChooseAside } from '../../src/select/choice.js';
 import { chooseOnThread } from '../../src/pipeline/choice-thread.js';
 import { HAVE_SHARED, smallMix } from '../select/fixture.js';
 
