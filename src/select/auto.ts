@@ -26,8 +26,6 @@ import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
 import { FeatureCache } from './feature-cache.js';
 import { scoreFrom } from './raw-ngrams.js';
 import type { AutoChoice, CandidateFigure, ChoiceJob } from './choice.js';
-
-export type { AutoChoice } from './choice.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
@@ -36,6 +34,8 @@ import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, wit
 import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+
+export type { AutoChoice } from './choice.js';
 
 export const AUTO_DEFAULTS = {
   /**

@@ -85,7 +85,7 @@ type RawPart = { scorer: RawNgramScorer; mean: number; std: number };
 
 class EnsembleScorer implements SentenceScorer {
   readonly method = 'tadpole';
-  constructor(protected readonly parts: Part[]) {}
+  constructor(private readonly parts: Part[]) {}
   async score(sentences: string[]): Promise<Float64Array> {
     const out = new Float64Array(sentences.length);
     const views = await this.scoreViews(sentences);
