@@ -8,7 +8,8 @@
  * every fit and score is the same as without it.
  *
  * Keyed by the sentence's text: the fit's sentence lists are rearranged (held out, moved to
- * the task side), never rewritten.
+ * the task side), never rewritten. It lives as long as the fit: about 30 MB for the default's
+ * 20,000 sample sentences (peak RSS of a task-only `filter`, 249 MB against 219 MB).
  */
 import { bucketByInverse, bucketMask } from '../text/ngrams.js';
 import { featureHasher, featureKey, RAW_BUCKETS, type FeatureSet, type SentenceHasher } from './features.js';
