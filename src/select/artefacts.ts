@@ -59,24 +59,46 @@ export interface PlaceCounts {
   sentences: number;
 }
 
-export function countPlaces(sentences: readonly string[]): PlaceCounts {
+type Places = Record<ArtefactPlace, ReadonlySet<string>>;
+
+/**
+ * Place counts of `sentences`; with `only`, of those tokens alone (the rest are not counted,
+ * and a sentence's inner tokens are not even keyed when no token is asked for anywhere).
+ */
+export function countPlaces(sentences: readonly string[], only?: Places): PlaceCounts {
   const c: PlaceCounts = { first: new Map(), last: new Map(), any: new Map(), sentences: sentences.length };
-  const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  const add = (place: ArtefactPlace, k: string) => {
+    if (!only || only[place].has(k)) c[place].set(k, (c[place].get(k) ?? 0) + 1);
+  };
+  const everyToken = !only || only.any.size > 0;
   for (const s of sentences) {
-    const keys = (s.match(TOKEN) ?? []).map(keyOf);
-    if (keys.length === 0) continue;
-    add(c.first, keys[0] as string);
-    add(c.last, keys[keys.length - 1] as string);
-    for (const k of new Set(keys)) add(c.any, k);
+    const tokens = s.match(TOKEN);
+    if (!tokens) continue;
+    add('first', keyOf(tokens[0] as string));
+    add('last', keyOf(tokens[tokens.length - 1] as string));
+    if (everyToken) for (const k of new Set(tokens.map(keyOf))) add('any', k);
   }
   return c;
+}
+
+/** Tokens whose share of the task sentences at a place is high enough for an artefact there. */
+function candidatesOf(t: PlaceCounts): Places {
+  const at = (place: ArtefactPlace) => {
+    const least = place === 'any' ? ARTEFACT_DEFAULTS.anyShare : ARTEFACT_DEFAULTS.edgeShare;
+    return new Set([...t[place]].filter(([, n]) => n >= ARTEFACT_DEFAULTS.minSentences && n / t.sentences >= least).map(([token]) => token));
+  };
+  return { first: at('first'), last: at('last'), any: at('any') };
 }
 
 /** The task's artefacts against a corpus sample, most frequent first; none without a sample. */
 export function findTaskArtefacts(task: readonly string[], general: readonly string[]): TaskArtefact[] {
   if (task.length === 0 || general.length === 0) return [];
   const t = countPlaces(task);
-  const g = countPlaces(general);
+  const candidates = candidatesOf(t);
+  if (candidates.first.size + candidates.last.size + candidates.any.size === 0) return [];
+  // The sample counts only what could be an artefact: most of this step's time was keying and
+  // counting every token of the sample (20,000 sentences) for none of them.
+  const g = countPlaces(general, candidates);
   const out: TaskArtefact[] = [];
   const anywhere = new Set<string>();
   // `any` first: a token stripped wherever it is needs no entry for the edges.

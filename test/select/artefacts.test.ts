@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeArtefacts, findTaskArtefacts, stripArtefacts, type TaskArtefact } from '../../src/select/artefacts.js';
+import { countPlaces, describeArtefacts, findTaskArtefacts, stripArtefacts, type TaskArtefact } from '../../src/select/artefacts.js';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
 import { summarizeModel, describeModel } from '../../src/model/describe.js';
@@ -19,6 +19,25 @@ const corpus = prose(2000, 1);
 const byToken = (found: TaskArtefact[]) => Object.fromEntries(found.map((a) => [a.token, a.place]));
 
 describe('task artefacts', () => {
+  it('counts in the sample only the tokens asked for, each as often as full counts do', () => {
+    // Labels the corpus has at that place now and then.
+    const sometimes = corpus.map((s, i) => (i % 150 === 0 ? `positive ${s}` : i % 40 === 0 ? `${s} neutral` : s));
+    const full = countPlaces(sometimes);
+    const none = new Set<string>();
+    for (const only of [
+      { first: new Set(['positive', 'protein', 'absent']), last: new Set(['neutral', 'league']), any: none },
+      { first: none, last: none, any: new Set(['positive', 'neutral', 'the', 'absent']) },
+    ]) {
+      const part = countPlaces(sometimes, only);
+      for (const place of ['first', 'last', 'any'] as const) {
+        expect([...part[place].keys()].every((k) => only[place].has(k))).toBe(true);
+        for (const k of only[place]) expect(part[place].get(k)).toBe(full[place].get(k));
+      }
+    }
+    expect(full.first.get('positive')).toBeGreaterThan(0);
+    expect(full.last.get('neutral')).toBeGreaterThan(0);
+  });
+
   it('finds a label, a row number, a prefix and a separator that the corpus lacks, at their place', () => {
     const task = prose(200, 2);
     expect(byToken(findTaskArtefacts(task.map((s, i) => `${i % 2 ? 'negative' : 'positive'}\t${s}`), corpus))).toEqual({ positive: 'any', negative: 'any' });
