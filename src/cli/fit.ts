@@ -6,7 +6,7 @@ import { checkDeferredOptions, completesFromCorpus, deferFit, SAMPLE_FULL_KEEP, 
 import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { availableParallelism } from 'node:os';
-import { chooseOnThread } from '../pipeline/choice-thread.js';
+import { chooseOnThread, measuresAside } from '../pipeline/choice-thread.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { checkMethodOptions, METHOD_NAMES, methodOwners, resolveMethod, selectorFactory } from '../select/registry.js';
@@ -45,7 +45,7 @@ const spec: CommandSpec = {
     { name: 'output', role: 'output-file', group: 'Output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
     { name: 'quiet', group: 'Output', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr' },
     { name: 'verbose', group: 'Output', alias: 'v', type: 'boolean', help: 'Also every step of the fit (its choice, each self-training round)' },
-    { ...workersFlag, group: 'Speed', help: 'Threads: they split --general text read whole (gzip, stdin), and with 2 or more the default measures its scorer on held-out sentences on a thread of its own [default: the cores available; for the split, 1 for files under 4 MB]' },
+    { ...workersFlag, group: 'Speed', help: 'Threads: they split --general text read whole (gzip, stdin), and with 2 or more, where the machine has a third core, the default measures its scorer on held-out sentences on a thread of its own [default: the cores available; for the split, 1 for files under 4 MB]' },
     ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
     ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
@@ -211,7 +211,7 @@ export const command: Command = {
       ...withAvoid,
       log: detail,
       // The held-out measure does not hold up the self-training when another core is free.
-      ...((num(args, 'workers') === undefined ? availableParallelism() : workersFrom(args, undefined)) > 1 ? { chooseAside: chooseOnThread } : {}),
+      ...(measuresAside(num(args, 'workers') === undefined ? availableParallelism() : workersFrom(args, undefined)) ? { chooseAside: chooseOnThread } : {}),
     });
     writeModel(out, model);
     say(`fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}`);

@@ -5,10 +5,21 @@
  * runs the self-training's fits. Same inputs, same code: the same figures as on one thread.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { AutoChoice, ChoiceJob } from '../select/choice.js';
 import { startWorker } from './pool.js';
+
+/**
+ * Whether a run on `threads` threads should measure aside: only where a core is left beside
+ * the two busy ones. On two cores it gained nothing in wall time (task-only `filter --workers 2`:
+ * 0.99x, 0.89-1.06x; `fit`: 0.98x) for 6-19% more CPU, the second isolate's compiling
+ * competing with both fits (docs/benchmarks/speed-and-memory.md, "A task-only model").
+ */
+export function measuresAside(threads: number): boolean {
+  return threads > 1 && availableParallelism() > 2;
+}
 
 export type ChoiceReply = { choice: AutoChoice } | { error: { message: string; code?: string } };
 

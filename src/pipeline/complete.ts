@@ -15,7 +15,7 @@ import { readModel, writeModel, type CompletionSample, type ModelFile } from '..
 import { runPaths } from '../shard/layout.js';
 import type { Ledger } from '../store/ledger.js';
 import { startWorker } from './pool.js';
-import { chooseOnThread } from './choice-thread.js';
+import { chooseOnThread, measuresAside } from './choice-thread.js';
 import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
 
 /** What the completion did, for --stats and stderr. */
@@ -43,7 +43,7 @@ export interface CompleteFromCorpusOptions {
   detail?: (line: string) => void;
   /** SIGINT/SIGTERM: the fit then runs on a worker thread, ended at once by an abort (throws Interrupted). */
   signal?: AbortSignal;
-  /** Threads the run may use (default 1): with 2 or more, the default's held-out measure runs on one of its own. */
+  /** Threads the run may use (default 1): with 2 or more (and a core to spare), the default's held-out measure runs on one of its own. */
   workers?: number;
   /**
    * Where a sample that reads the whole corpus splits it (default: this thread). Threads do
@@ -91,8 +91,8 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   if (opts.signal?.aborted) void fitter?.worker.terminate();
   throwIfAborted(opts.signal);
   const detail = opts.detail ?? opts.log;
-  // A second thread takes the default's held-out measure while the self-training runs.
-  const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...((opts.workers ?? 1) > 1 ? { chooseAside: chooseOnThread } : {}) };
+  // Another thread takes the default's held-out measure while the self-training runs.
+  const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...(measuresAside(opts.workers ?? 1) ? { chooseAside: chooseOnThread } : {}) };
   const completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
   throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
