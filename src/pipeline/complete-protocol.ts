@@ -8,8 +8,8 @@ export interface CompletionJob {
   sample: SentenceSample;
   embedder?: Partial<EmbedderSpec>;
   keep?: number;
-  /** Threads the run may use: with two or more, the default's held-out measure gets one of its own. */
-  threads?: number;
+  /** The default's held-out measure runs on a thread of its own (choice-thread.ts, measuresAside). */
+  measureAside?: boolean;
 }
 
 export type CompletionReply = { log: string } | { model: ModelFile } | { error: { message: string; code?: string } };

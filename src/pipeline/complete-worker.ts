@@ -12,7 +12,7 @@ import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 
 const post = (m: CompletionReply) => parentPort!.postMessage(m);
 parentPort!.once('message', (job: CompletionJob) => {
-  completeModel(job.model, job.sample, { ...(job.embedder ? { embedder: job.embedder } : {}), ...(job.keep !== undefined ? { keep: job.keep } : {}), ...((job.threads ?? 1) > 1 ? { chooseAside: chooseOnThread } : {}), log: (line) => post({ log: line }) })
+  completeModel(job.model, job.sample, { ...(job.embedder ? { embedder: job.embedder } : {}), ...(job.keep !== undefined ? { keep: job.keep } : {}), ...(job.measureAside ? { chooseAside: chooseOnThread } : {}), log: (line) => post({ log: line }) })
     .then((model) => post({ model }))
     .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), ...(err instanceof TadpoleError ? { code: err.code } : {}) } }));
 });

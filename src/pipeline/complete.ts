@@ -9,7 +9,6 @@ import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
 import { sampleSentences, type SentenceSample } from '../io/sample.js';
-import type { DocSplitter } from '../io/sentences.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
 import { runPaths } from '../shard/layout.js';
@@ -45,13 +44,6 @@ export interface CompleteFromCorpusOptions {
   signal?: AbortSignal;
   /** Threads the run may use (default 1): with 2 or more (and a core to spare), the default's held-out measure runs on one of its own. */
   workers?: number;
-  /**
-   * Where a sample that reads the whole corpus splits it (default: this thread). Threads do
-   * not pay there: the reservoir pass of a 30 MB JSONL took 1.35-1.67 s split on a pool against
-   * 1.12-1.20 s in this thread, and of 300 MB of gzip 5.5-5.6 s against 5.3-5.9 s (reading,
-   * decompressing and parsing bound it, all on this thread).
-   */
-  split?: DocSplitter;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
   keep?: number;
 }
@@ -77,7 +69,10 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   const fitter = opts.signal ? startFitter() : undefined;
   let sample: SentenceSample;
   try {
-    sample = await sampleSentences(inputs, reader, { size, seed, ...(opts.split ? { split: opts.split } : {}) }, ro);
+    // Split in this thread: threads do not pay there. The reservoir pass of a 30 MB JSONL took
+    // 1.35-1.67 s split on a pool against 1.12-1.20 s here, and of 300 MB of gzip 5.5-5.6 s
+    // against 5.3-5.9 s (reading, decompressing and parsing bound it, all on this thread).
+    sample = await sampleSentences(inputs, reader, { size, seed }, ro);
   } catch (err) {
     void fitter?.worker.terminate();
     throw err;
@@ -151,7 +146,7 @@ function startFitter(): Fitter {
 async function completeOffThread({ worker, ended }: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
   // Functions do not cross to a worker: the embedder's log stays here.
   const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
-  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { threads: 2 } : {}) };
+  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { measureAside: true } : {}) };
   let onAbort = (): void => undefined;
   try {
     const completed = new Promise<ModelFile>((resolve, reject) => {

@@ -123,7 +123,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   const completes = !opts.scorer && needsCompletion(opts.model);
   // With a completion to run first, the scoring threads start now: they load while this thread
   // samples and the fit runs, and are ready by pass 1 instead of starting then. They do not
-  // split the sample: that was slower than this thread alone (complete.ts, `split`).
+  // split the sample: that was slower than this thread alone (complete.ts).
   let early: ScoringPool | undefined;
   try {
     if (completes && opts.threshold !== undefined) {

@@ -12,8 +12,8 @@ export interface ParallelSplitter {
 
 /**
  * A DocSplitter on `threads` threads (this one and threads - 1 workers that only split),
- * for the passes that read a whole corpus to sample it (`fit --general` on gzip or stdin,
- * and `filter`'s completion of a model fitted without --general). Its workers start on first
+ * for `fit --general` on gzip or stdin, which reads the whole text to sample it (`filter`'s
+ * completion samples in one thread: complete.ts). Its workers start on first
  * use: a sample taken by seeking never splits more than a few documents. Undefined for one
  * thread (the caller splits in this thread).
  */
@@ -32,8 +32,8 @@ export function parallelSplitter(threads: number): ParallelSplitter | undefined 
   };
 }
 
-/** A DocSplitter on the threads of a pool the caller keeps (and disposes). */
-export function splitterOn(pool: ScoringPool): DocSplitter {
+/** A DocSplitter on the threads of `pool`. */
+function splitterOn(pool: ScoringPool): DocSplitter {
   return async function* (docBatches) {
     for await (const b of pool.scored(docBatches, DEFAULT_BATCH_SENTENCES)) yield { docs: b.docs, spans: b.spans };
   };

@@ -48,15 +48,15 @@ export class FeatureCache {
   }
 }
 
-/** out[at + j] = raw[j] mod buckets for every j: the ids a hasher with `buckets` gives. */
-export function reduceInto(raw: Uint32Array, buckets: number, out: Uint32Array, at: number): void {
+/** out[j] = raw[j] mod buckets for every j: the ids a hasher with `buckets` gives. */
+function reduceInto(raw: Uint32Array, buckets: number, out: Uint32Array): void {
   const mask = bucketMask(buckets);
   if (mask >= 0) {
-    for (let j = 0; j < raw.length; j++) out[at + j] = (raw[j] as number) & mask;
+    for (let j = 0; j < raw.length; j++) out[j] = (raw[j] as number) & mask;
     return;
   }
   const inverse = 1 / buckets;
-  for (let j = 0; j < raw.length; j++) out[at + j] = bucketByInverse(raw[j] as number, buckets, inverse);
+  for (let j = 0; j < raw.length; j++) out[j] = bucketByInverse(raw[j] as number, buckets, inverse);
 }
 
 /**
@@ -72,7 +72,7 @@ export function fitHasher(buckets: number, features: FeatureSet, charN: number, 
       const raw = view.raw(s);
       if (raw.length > hasher.ids.length) hasher.ids = new Uint32Array(Math.max(raw.length, hasher.ids.length * 2));
       if (buckets === RAW_BUCKETS) hasher.ids.set(raw);
-      else reduceInto(raw, buckets, hasher.ids, 0);
+      else reduceInto(raw, buckets, hasher.ids);
       return raw.length;
     },
   };

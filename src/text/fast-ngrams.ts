@@ -23,7 +23,6 @@ export const LOWER = new Uint16Array(65536);
   }
 })();
 
-
 export class NgramHasher {
   /** Bucket ids of the last `hash` call, in [0, count). */
   ids: Uint32Array = new Uint32Array(1024);
