@@ -15,7 +15,7 @@ import { linkedRegistry } from './registry-link.js';
 import { parseComponentSpec } from './component-spec.js';
 import type { SentenceHasher } from './features.js';
 import { needGeneral } from './options.js';
-import { isRawNgramScorer, scoreFrom, type RawNgramScorer } from './raw-ngrams.js';
+import { isRawNgramScorer, scoreFrom, scoreInPlace, type RawNgramScorer } from './raw-ngrams.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 /** Methods usable as components; any other name is a tadpole detector. */
@@ -140,6 +140,10 @@ class SharedFeatureEnsemble extends EnsembleScorer implements RawNgramScorer {
       out[i] = z;
     }
     return out;
+  }
+  /** `score` of the sentences read in place (spans of each text), none sliced. */
+  async scoreSpans(texts: readonly string[], spans: readonly (readonly number[])[]): Promise<Float64Array> {
+    return scoreInPlace(this.hasher, this, texts, spans);
   }
 }
 

@@ -28,6 +28,12 @@ export interface SentenceHasher {
   ids: Uint32Array;
   /** Hash one sentence into `ids`; returns how many ids. */
   hash(s: string): number;
+  /**
+   * `hash` of the sentence whose code units are units[from..to), read in place in a copy of
+   * its document (code-units.ts): what scoring a batch uses, without slicing a string per
+   * sentence. The word and subword hashers have it.
+   */
+  hashUnits?(units: Uint16Array, from: number, to: number): number;
 }
 
 /**

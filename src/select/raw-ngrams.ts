@@ -1,3 +1,4 @@
+import { CodeUnitCopy } from '../text/code-units.js';
 import { bucketByInverse, bucketMask } from '../text/ngrams.js';
 import type { FeatureCache } from './feature-cache.js';
 import { featureHasher, featureKey, RAW_BUCKETS, type FeatureSet, type SentenceHasher } from './features.js';
@@ -55,6 +56,33 @@ export async function scoreFrom(scorer: SentenceScorer, sentences: string[], cac
   return out;
 }
 
+/** Scratch for the documents of `scoreInPlace`: one thread scores one batch at a time. */
+const documentUnits = new CodeUnitCopy();
+
+/**
+ * scorer.scoreRaw of each sentence spans[d][2j..2j+1] of texts[d], in order: each document's code
+ * units are copied once and every sentence hashed from the copy (hashUnits), so no sentence is
+ * sliced into a string; a hasher without hashUnits hashes slices. The same ids, so the same
+ * scores, as hashing the sliced sentences.
+ */
+export function scoreInPlace(hasher: SentenceHasher, scorer: Pick<RawNgramScorer, 'scoreRaw'>, texts: readonly string[], spans: readonly (readonly number[])[]): Float64Array {
+  let total = 0;
+  for (const s of spans) total += s.length / 2;
+  const out = new Float64Array(total);
+  let k = 0;
+  for (let d = 0; d < texts.length; d++) {
+    const text = texts[d] as string;
+    const s = spans[d] as readonly number[];
+    const units = hasher.hashUnits ? documentUnits.of(text) : undefined;
+    for (let j = 0; j < s.length; j += 2) {
+      // Hash first: a long sentence can grow the hasher's ids into a new array.
+      const n = units ? hasher.hashUnits!(units, s[j] as number, s[j + 1] as number) : hasher.hash(text.slice(s[j], s[j + 1]));
+      out[k++] = scorer.scoreRaw(hasher.ids, n);
+    }
+  }
+  return out;
+}
+
 /** What classifier and DSIR share: one raw hasher of their features, and `score` by way of `scoreRaw`. */
 export abstract class HashedFeatureScorer implements RawNgramScorer {
   abstract readonly method: string;
@@ -75,6 +103,10 @@ export abstract class HashedFeatureScorer implements RawNgramScorer {
       out[i] = this.scoreRaw(this.raw.ids, n);
     }
     return out;
+  }
+  /** `score` of the sentences read in place (spans of each text), none sliced. */
+  async scoreSpans(texts: readonly string[], spans: readonly (readonly number[])[]): Promise<Float64Array> {
+    return scoreInPlace(this.raw, this, texts, spans);
   }
   abstract scoreRaw(raw: Uint32Array, n: number): number;
   async dispose(): Promise<void> {}

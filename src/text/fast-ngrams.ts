@@ -6,6 +6,7 @@
  * fitted either way score alike. This is the scorer's inner loop for dsir and the
  * classifier: on the Figure-5 mix it is what keeps their cost near `--method random`'s.
  */
+import { CodeUnitCopy } from './code-units.js';
 import { bucketOf, fmix32, FNV_OFFSET, FNV_PRIME, hashPair } from './ngrams.js';
 
 /** 1 = the UTF-16 unit is part of a token ([\p{L}\p{N}], surrogate halves included); char-ngrams.ts shares it. */
@@ -26,6 +27,7 @@ export const LOWER = new Uint16Array(65536);
 export class NgramHasher {
   /** Bucket ids of the last `hash` call, in [0, count). */
   ids: Uint32Array = new Uint32Array(1024);
+  private readonly copy = new CodeUnitCopy();
   constructor(readonly buckets: number) {}
 
   private push(n: number, id: number): number {
@@ -40,14 +42,18 @@ export class NgramHasher {
 
   /** Bucket ids of the unigrams and bigrams of `s` into `this.ids`; returns how many. */
   hash(s: string): number {
+    return this.hashUnits(this.copy.of(s), 0, s.length);
+  }
+
+  /** `hash` of the text whose code units are units[from..to): a sentence read in place in its document. */
+  hashUnits(units: Uint16Array, from: number, to: number): number {
     const buckets = this.buckets;
     let n = 0;
     let prev = -1;
     let h = 0;
     let inToken = false;
-    const len = s.length;
-    for (let i = 0; i <= len; i++) {
-      const c = i < len ? s.charCodeAt(i) : 32;
+    for (let i = from; i <= to; i++) {
+      const c = i < to ? (units[i] as number) : 32;
       if (TOKEN_UNIT[c] === 1) {
         if (!inToken) {
           inToken = true;

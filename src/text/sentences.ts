@@ -42,6 +42,7 @@ import {
   isTerminator, isUpper, TERMINATORS,
 } from './chars.js';
 import { typicalLineWidth } from './lines.js';
+import { CodeUnitCopy } from './code-units.js';
 
 /** Longest word (UTF-16 units) the rules look at on either side of a candidate. */
 const WINDOW = 40;
@@ -182,23 +183,7 @@ function hasNewline(text: string, start: number, end: number): boolean {
 }
 
 /** Reused between documents: the splitter runs one document at a time on a thread. */
-let unitsScratch = new Uint16Array(1 << 15);
-let unitsBytes = Buffer.from(unitsScratch.buffer);
-
-/**
- * text's UTF-16 code units (lone surrogates too), copied natively into a reused buffer
- * (little-endian, as wherever Node runs), as a view of exactly text.length: a read past
- * either end gives undefined, which every comparison, table lookup and arithmetic treats as
- * charCodeAt's NaN.
- */
-function codeUnits(text: string): Uint16Array {
-  if (unitsScratch.length < text.length) {
-    unitsScratch = new Uint16Array(Math.max(text.length, 2 * unitsScratch.length));
-    unitsBytes = Buffer.from(unitsScratch.buffer);
-  }
-  unitsBytes.write(text, 0, 'utf16le');
-  return unitsScratch.subarray(0, text.length);
-}
+const units = new CodeUnitCopy();
 
 interface ListMarker { kind: number; style: number; value: number }
 
@@ -233,7 +218,7 @@ class Splitter {
   constructor(text: string, maxWrapped: number) {
     this.text = text;
     this.n = text.length;
-    this.codes = codeUnits(text);
+    this.codes = units.of(text);
     this.maxWrapped = maxWrapped;
     this.caseless = !/[A-Z]/.test(text);
     this.lineWidth = typicalLineWidth(text);

@@ -54,3 +54,20 @@ describe('CharNgramHasher', () => {
     expect(ids('one two three', { n: 4 })).toEqual(ids('one two three', { n: 4 }));
   });
 });
+
+describe('hashUnits: a sentence hashed in place in its document', () => {
+  it('gives the ids of the sliced sentence, for both hashers, whatever the offsets', async () => {
+    const { CodeUnitCopy } = await import('../../src/text/code-units.js');
+    const doc = `Profit rose 3.5% to EUR131m. Café naïve ÉCOLE 😀 漢字 \ud800 end. ${'x'.repeat(200)} and ${'word '.repeat(600)}.`;
+    const units = new CodeUnitCopy().of(doc);
+    for (const make of [() => new CharNgramHasher(B, { n: 5, foldDigits: true }), () => new CharNgramHasher(2 ** 32, { n: 4 }), () => new NgramHasher(B)]) {
+      const inPlace = make();
+      const sliced = make();
+      for (const [from, to] of [[0, 28], [29, 60], [3, 4], [10, 10], [60, doc.length], [0, doc.length]] as const) {
+        const n = inPlace.hashUnits(units, from, to);
+        const m = sliced.hash(doc.slice(from, to));
+        expect(Array.from(inPlace.ids.subarray(0, n))).toEqual(Array.from(sliced.ids.subarray(0, m)));
+      }
+    }
+  });
+});
