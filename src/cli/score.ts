@@ -96,10 +96,12 @@ export const command: Command = {
         } else {
           for (let d = 0; d < b.docs.length; d++) {
             const first = b.firstSentence[d]!;
-            const n = b.spans[d]!.length / 2;
+            const spans = b.spans[d]!;
+            const n = spans.length / 2;
             for (let i = 0; i < n; i++) {
               const rec: Record<string, unknown> = { doc: b.docs[d]!.ordinal, i, score: b.scores[first + i] };
-              if (withText) rec.text = b.sentences[first + i];
+              // From the document: a scorer that reads sentences in place leaves b.sentences empty.
+              if (withText) rec.text = b.docs[d]!.text.slice(spans[2 * i], spans[2 * i + 1]);
               await sink.write(JSON.stringify(rec) + '\n');
             }
           }

@@ -140,6 +140,14 @@ describe('tadpole filter (end to end, real text)', () => {
     const segs = g.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { text: string });
     expect(segs.length).toBe(stats.segments.total);
     expect(mixText).toContain(segs[3]!.text);
+    // With text, each sentence's record holds it: `split`'s sentences, in order (the default
+    // scores sentences in place, so the text is taken from the document, not from the scorer).
+    const t = await runCli(['score', '-m', f('model.json'), f('mix.txt')]);
+    const texts = t.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text?: string }).text);
+    const split = await runCli(['split', '--out-format', 'jsonl', f('mix.txt')]);
+    const sentences = split.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+    expect(texts.length).toBe(stats.sentences.total);
+    expect(texts).toEqual(sentences);
   });
 
   it('a closed stdout (| head) ends the run quietly with exit 0', async () => {
