@@ -45,7 +45,7 @@ const spec: CommandSpec = {
     { name: 'output', role: 'output-file', group: 'Output', alias: 'o', type: 'string', arg: 'FILE', default: 'model.json', help: 'Model file to write' },
     { name: 'quiet', group: 'Output', alias: 'q', type: 'boolean', help: 'Only warnings and errors on stderr' },
     { name: 'verbose', group: 'Output', alias: 'v', type: 'boolean', help: 'Also every step of the fit (its choice, each self-training round)' },
-    { ...workersFlag, group: 'Speed', help: 'Threads: they split --general text read whole (gzip, stdin), and with 2 or more, where the machine has a third core, the default measures its scorer on held-out sentences on a thread of its own [default: the cores available; for the split, 1 for files under 4 MB]' },
+    { ...workersFlag, group: 'Speed', help: 'Threads: they split --general text read whole (gzip, stdin), and with 2 or more, where the machine has a third core, the default measures its scorer on held-out sentences on a thread of its own [default: the cores available; for the split, one per 40 MB of --general files, the cores for stdin]' },
     ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
     ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],

@@ -7,7 +7,7 @@ export const workersFlag: FlagSpec = {
   name: 'workers',
   type: 'int',
   arg: 'N',
-  help: 'Scoring threads, the main thread included (N - 1 workers); 1 starts no worker [default: the cores available; 1 for input files under 4 MB]',
+  help: 'Scoring threads, the main thread included (N - 1 workers); 1 starts no worker [default: one per 40 MB of input files (a thread costs about a CPU-second to start), up to the cores available; the cores for stdin]',
 };
 
 /**

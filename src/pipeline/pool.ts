@@ -13,26 +13,33 @@ import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js'
 import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
 
 /**
- * Inputs smaller than this score in one thread unless --workers says otherwise: starting
- * two workers cost 0.3 s and 75 MB on a 200 KB JSONL (default method), while at the
- * default method's ~2 MB/s a 4 MB input is 2 s of scoring that a second core halves.
+ * Input bytes per scoring thread when --workers is not given: each thread is its own V8
+ * isolate, which loads and JIT-compiles the pipeline for itself (about a CPU-second), and a
+ * second thread was slower than one below about 60 MB (the default method, 2 cores, `filter
+ * --workers 2` over `--workers 1`: 1.49x the wall at 10 MB, 1.20x at 30 MB, 1.02x at 45 MB,
+ * 1.07x at 60 MB with one reader and 0.97x with input ranges, 0.85x at 80 MB;
+ * docs/benchmarks/speed-and-memory.md, "How many threads by default"). So a thread per 40 MB:
+ * one below 80 MB, every core from 40 MB a core.
  */
-export const MIN_POOL_INPUT_BYTES = 4_000_000;
+export const BYTES_PER_DEFAULT_THREAD = 40_000_000;
 
-/** Worker threads to use when the user names none: every core this process may run on, or 1 for small input files. */
+/**
+ * Scoring threads when the user names none: one per BYTES_PER_DEFAULT_THREAD of the input
+ * files (compressed files count by their size on disk), at least one and at most the cores
+ * this process may run on; every core for stdin, whose size is unknown.
+ */
 export function defaultWorkers(inputs: readonly InputRef[] = []): number {
-  if (inputs.length > 0 && !inputs.some((i) => inputPath(i) === '-')) {
-    let bytes = 0;
-    for (const input of inputs) {
-      try {
-        bytes += typeof input === 'string' ? statSync(input).size : input.size >= 0 ? input.size : statSync(input.input).size;
-      } catch {
-        return availableParallelism(); // the reader reports a missing input
-      }
+  const cores = availableParallelism();
+  if (inputs.length === 0 || inputs.some((i) => inputPath(i) === '-')) return cores;
+  let bytes = 0;
+  for (const input of inputs) {
+    try {
+      bytes += typeof input === 'string' ? statSync(input).size : input.size >= 0 ? input.size : statSync(input.input).size;
+    } catch {
+      return cores; // the reader reports a missing input
     }
-    if (bytes < MIN_POOL_INPUT_BYTES) return 1;
   }
-  return availableParallelism();
+  return Math.max(1, Math.min(cores, Math.floor(bytes / BYTES_PER_DEFAULT_THREAD)));
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Doc } from '../../src/io/documents.js';
 import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from '../../src/model/file.js';
-import { defaultWorkers, MIN_POOL_INPUT_BYTES, ScoringPool } from '../../src/pipeline/pool.js';
+import { BYTES_PER_DEFAULT_THREAD, defaultWorkers, ScoringPool } from '../../src/pipeline/pool.js';
 import { sentenceAt } from '../../src/pipeline/scored.js';
 import { openScoring, scoreDocuments } from '../../src/pipeline/scoring.js';
 import { realMix } from '../helpers/corpora.js';
@@ -97,15 +97,26 @@ describe('scoring pool', () => {
     await expect(openScoring(model('random'), {}, 0)).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
   });
 
-  it('default workers: one thread for small input files, every core for big files and stdin', () => {
+  it('default workers: one thread per 40 MB of input files, at least one, at most the cores; the cores for stdin', () => {
     const small = join(dir, 'small.jsonl');
     writeFileSync(small, '{"text": "One sentence."}\n');
-    const big = join(dir, 'big.jsonl');
-    const fd = openSync(big, 'w');
-    ftruncateSync(fd, MIN_POOL_INPUT_BYTES);
-    closeSync(fd);
+    const sized = (name: string, bytes: number) => {
+      const path = join(dir, name);
+      const fd = openSync(path, 'w');
+      ftruncateSync(fd, bytes);
+      closeSync(fd);
+      return path;
+    };
+    const justUnder = sized('under.jsonl', 2 * BYTES_PER_DEFAULT_THREAD - 1);
+    const two = sized('two.jsonl', 2 * BYTES_PER_DEFAULT_THREAD);
+    const many = sized('many.jsonl', 64 * BYTES_PER_DEFAULT_THREAD);
+    const cores = availableParallelism();
     expect(defaultWorkers([small])).toBe(1);
-    expect(defaultWorkers([small, big])).toBe(availableParallelism());
-    expect(defaultWorkers(['-'])).toBe(availableParallelism());
+    expect(defaultWorkers([justUnder])).toBe(1);
+    expect(defaultWorkers([two])).toBe(Math.min(2, cores));
+    expect(defaultWorkers([small, justUnder])).toBe(Math.min(2, cores));
+    expect(defaultWorkers([many])).toBe(Math.min(64, cores));
+    expect(defaultWorkers(['-'])).toBe(cores);
+    expect(defaultWorkers([small, '-'])).toBe(cores);
   });
 });
