@@ -16,7 +16,7 @@ import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { defaultWorkers } from './pool.js';
+import { defaultWorkers, ScoringPool } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
@@ -91,8 +91,10 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     const tOpen = performance.now();
     let pass1 = 0;
+    let threads: number | undefined;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
       scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
+      threads = scorer instanceof ScoringPool ? scorer.workers : 1;
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();
@@ -134,6 +136,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       reader: cut.reader,
       seconds: { open: (tOpen - t0) / 1000, pass1, cut: cutSeconds, pass2, total: (performance.now() - t0) / 1000 },
       closedEarly,
+      ...(threads !== undefined ? { threads } : {}),
       ...(completion.info ? { completion: completion.info } : {}),
       ...(cut.taskShare ? { taskShare: cut.taskShare } : {}),
     };

@@ -98,6 +98,8 @@ export interface FilterStats {
   taskShare?: TaskShare;
   /** The input was cut into this many byte ranges, filtered apart by the scoring threads (range-filter.ts); absent when it was read in one stream. */
   ranges?: number;
+  /** Scoring threads, the main thread included: --workers, or what its default chose for this input; absent when this call scored nothing (a resumed run past its scoring). */
+  threads?: number;
 }
 
 export async function runFilter(given: FilterOptions): Promise<FilterStats> {
@@ -168,6 +170,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     seconds: { open: (tOpen - t0) / 1000, pass1: 0, cut: 0, pass2: 0, total: 0 },
     closedEarly: false,
     ...(completion.info ? { completion: completion.info } : {}),
+    threads: scorer instanceof ScoringPool ? scorer.workers : 1,
   };
   const counters = new ReadCounters();
   try {

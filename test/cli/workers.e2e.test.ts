@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chemprotSentences, realMix } from '../helpers/corpora.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { BYTES_PER_DEFAULT_THREAD } from '../../src/pipeline/pool.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const tmp = tempDir('tadpole-workers-');
@@ -26,10 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-/** Stats without the timings, which differ run to run. */
-function countsOf(path: string): unknown {
+/** Stats without the timings, which differ run to run, and the thread count, checked against `threads` when given. */
+function countsOf(path: string, threads?: number): unknown {
   const s = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  if (threads !== undefined) expect(s.threads).toBe(threads);
   delete s.seconds;
+  delete s.threads;
   return s;
 }
 
@@ -42,7 +45,7 @@ describe('--workers N: the same bytes for every N', () => {
         const r = await runCli(['filter', '-m', f(`${method}.json`), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-o', f(`out-${w}.jsonl`), '--stats', f(`stats-${w}.json`), '-q']);
         expect(r.code, r.stderr).toBe(0);
         outs.push(readFileSync(f(`out-${w}.jsonl`)));
-        stats.push(countsOf(f(`stats-${w}.json`)));
+        stats.push(countsOf(f(`stats-${w}.json`), Number(w)));
       }
       expect(outs[0]!.length).toBeGreaterThan(1000);
       expect(outs[1]!.equals(outs[0]!)).toBe(true);
@@ -51,6 +54,16 @@ describe('--workers N: the same bytes for every N', () => {
       expect(stats[2]).toEqual(stats[0]);
     });
   }
+
+  it('without --workers a small input runs one thread, and --stats says so', async () => {
+    const r = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '-o', f('out-default-threads.jsonl'), '--stats', f('stats-default-threads.json'), '-q']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(f('mix.jsonl')).size).toBeLessThan(2 * BYTES_PER_DEFAULT_THREAD);
+    expect(countsOf(f('stats-default-threads.json'), 1)).toBeDefined();
+    const one = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('out-one-thread.jsonl'), '-q']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(readFileSync(f('out-default-threads.jsonl')).equals(readFileSync(f('out-one-thread.jsonl')))).toBe(true);
+  });
 
   it('--threshold, --weights, stdin and score give the same bytes with 1 and 2 workers', async () => {
     const cut = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('cut.jsonl'), '--stats', f('cut-stats.json'), '-q']);
@@ -195,7 +208,7 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
         expect(stats[i]!.sentenceScores.mean).toBeCloseTo(stats[0]!.sentenceScores.mean, 10);
         expect(stats[i]!.sentenceScores.std).toBeCloseTo(stats[0]!.sentenceScores.std, 10);
         const counts = (s: Record<string, unknown>) => {
-          const { seconds: _s, ranges: _r, sentenceScores: _m, ...rest } = s;
+          const { seconds: _s, ranges: _r, sentenceScores: _m, threads: _t, ...rest } = s;
           return rest;
         };
         expect(counts(stats[i]!), name).toEqual(counts(stats[0]!));
