@@ -30,15 +30,19 @@ async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Pro
   const nDocs = ends.length - 1;
   const counts = new Int32Array(nDocs);
   const perDoc: number[][] = new Array(nDocs);
+  const texts: string[] = new Array(nDocs);
   const sentences: string[] = [];
+  // A scorer that reads sentences in place (scoreSpans) gets the documents, no sliced strings.
+  const slice = scorer !== undefined && !scorer.scoreSpans;
   let total = 0;
   for (let d = 0; d < nDocs; d++) {
     const text = buf.toString(req.encoding, ends[d]!, ends[d + 1]!);
     const spans = splitSentences(text);
+    texts[d] = text;
     perDoc[d] = spans;
     counts[d] = spans.length;
     total += spans.length;
-    if (scorer) for (let j = 0; j < spans.length; j += 2) sentences.push(text.slice(spans[j], spans[j + 1]));
+    if (slice) for (let j = 0; j < spans.length; j += 2) sentences.push(text.slice(spans[j], spans[j + 1]));
   }
   const flat = new Int32Array(total);
   let at = 0;
@@ -46,7 +50,9 @@ async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Pro
     flat.set(spans, at);
     at += spans.length;
   }
-  const scores = scorer && sentences.length > 0 ? await scorer.score(sentences) : new Float64Array(0);
+  let scores: Float64Array = new Float64Array(0);
+  if (scorer?.scoreSpans) scores = await scorer.scoreSpans(texts, perDoc);
+  else if (scorer && sentences.length > 0) scores = await scorer.score(sentences);
   // A copy we own (a scorer may return a view, or reuse its buffer): a few KB a batch.
   const own = new Float64Array(scores);
   post({ type: 'scored', id: req.id, spans: flat.buffer, counts: counts.buffer, scores: own.buffer }, [flat.buffer, counts.buffer, own.buffer]);

@@ -304,8 +304,12 @@ export class ScoringPool {
   }
 
   private async scoreHere(docs: Doc[]): Promise<ScoredBatch> {
-    const b = splitDocs(docs, this.local !== undefined);
-    const scores = this.local && b.sentences.length > 0 ? await this.local.score(b.sentences) : new Float64Array(0);
+    const local = this.local;
+    // A scorer that reads sentences in place (scoreSpans) gets no sliced strings.
+    const b = splitDocs(docs, local !== undefined && !local.scoreSpans);
+    let scores: Float64Array = new Float64Array(0);
+    if (local?.scoreSpans) scores = await local.scoreSpans(docs.map((d) => d.text), b.spans);
+    else if (local && b.sentences.length > 0) scores = await local.score(b.sentences);
     return { ...b, scores };
   }
 
