@@ -17,9 +17,9 @@ import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type Range
  * isolate, which loads and JIT-compiles the pipeline for itself (about a CPU-second), and a
  * second thread was slower than one below about 60 MB (the default method, 2 cores, `filter
  * --workers 2` over `--workers 1`: 1.49x the wall at 10 MB, 1.20x at 30 MB, 1.02x at 45 MB,
- * 1.07x at 60 MB with one reader and 0.97x with input ranges, 0.85x at 80 MB;
- * docs/benchmarks/speed-and-memory.md, "How many threads by default"). So a thread per 40 MB:
- * one below 80 MB, every core from 40 MB a core.
+ * 1.07x at 60 MB with one reader and 0.97x with input ranges, 0.86x at 80 MB;
+ * docs/benchmarks/speed-and-memory.md, "How many threads by default"). So one thread per 40 MB:
+ * one below 80 MB, two from 80 MB, N cores' worth from N x 40 MB.
  */
 export const BYTES_PER_DEFAULT_THREAD = 40_000_000;
 
