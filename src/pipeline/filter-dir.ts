@@ -16,8 +16,8 @@ import { RunLock } from '../shard/lock.js';
 import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { defaultWorkers, ScoringPool } from './pool.js';
-import { openScoring, type Scoring } from './scoring.js';
+import { defaultWorkers } from './pool.js';
+import { openScoring, threadsOf, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
 import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
@@ -94,7 +94,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     let threads: number | undefined;
     if (!existsSync(shardPaths(opts.runDir, id).done)) {
       scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
-      threads = scorer instanceof ScoringPool ? scorer.workers : 1;
+      threads = threadsOf(scorer);
       refuseCorpusWide(scorer);
       ledger.setMeta({ stage: 'score', status: 'running' });
       const t1 = performance.now();

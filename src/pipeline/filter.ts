@@ -26,7 +26,7 @@ import { defaultWorkers, ScoringPool } from './pool.js';
 import { filterByRanges, planRanges } from './range-filter.js';
 import type { RangeJob } from './range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
-import { openScoring, scoreDocuments, type Scoring } from './scoring.js';
+import { openScoring, scoreDocuments, threadsOf, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
 
 export interface FilterOptions {
@@ -170,7 +170,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     seconds: { open: (tOpen - t0) / 1000, pass1: 0, cut: 0, pass2: 0, total: 0 },
     closedEarly: false,
     ...(completion.info ? { completion: completion.info } : {}),
-    threads: scorer instanceof ScoringPool ? scorer.workers : 1,
+    threads: threadsOf(scorer),
   };
   const counters = new ReadCounters();
   try {

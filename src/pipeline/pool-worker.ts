@@ -11,6 +11,7 @@ import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
 import type { PoolReply, PoolRequest, PoolWorkerData, RangeRequest, ScoreRequest } from './pool-protocol.js';
 import { emitRange, scoreRange, type RangeHooks } from './range-pass.js';
+import { scoreSplit, slicesFor } from './scored.js';
 
 const port = parentPort!;
 const data = workerData as PoolWorkerData;
@@ -32,8 +33,7 @@ async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Pro
   const perDoc: number[][] = new Array(nDocs);
   const texts: string[] = new Array(nDocs);
   const sentences: string[] = [];
-  // A scorer that reads sentences in place (scoreSpans) gets the documents, no sliced strings.
-  const slice = scorer !== undefined && !scorer.scoreSpans;
+  const slice = slicesFor(scorer);
   let total = 0;
   for (let d = 0; d < nDocs; d++) {
     const text = buf.toString(req.encoding, ends[d]!, ends[d + 1]!);
@@ -50,9 +50,7 @@ async function score(scorer: SentenceScorer | undefined, req: ScoreRequest): Pro
     flat.set(spans, at);
     at += spans.length;
   }
-  let scores: Float64Array = new Float64Array(0);
-  if (scorer?.scoreSpans) scores = await scorer.scoreSpans(texts, perDoc);
-  else if (scorer && sentences.length > 0) scores = await scorer.score(sentences);
+  const scores = scorer ? await scoreSplit(scorer, texts, perDoc, sentences) : new Float64Array(0);
   // A copy we own (a scorer may return a view, or reuse its buffer): a few KB a batch.
   const own = new Float64Array(scores);
   post({ type: 'scored', id: req.id, spans: flat.buffer, counts: counts.buffer, scores: own.buffer }, [flat.buffer, counts.buffer, own.buffer]);

@@ -8,7 +8,7 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import type { Doc } from '../io/documents.js';
 import type { ModelFile } from '../model/file.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { splitDocs, type ScoredBatch } from './scored.js';
+import { scoreBatch, slicesFor, splitDocs, type ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
 import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
 
@@ -304,12 +304,8 @@ export class ScoringPool {
   }
 
   private async scoreHere(docs: Doc[]): Promise<ScoredBatch> {
-    const local = this.local;
-    // A scorer that reads sentences in place (scoreSpans) gets no sliced strings.
-    const b = splitDocs(docs, local !== undefined && !local.scoreSpans);
-    let scores: Float64Array = new Float64Array(0);
-    if (local?.scoreSpans) scores = await local.scoreSpans(docs.map((d) => d.text), b.spans);
-    else if (local && b.sentences.length > 0) scores = await local.score(b.sentences);
+    const b = splitDocs(docs, slicesFor(this.local));
+    const scores = this.local ? await scoreBatch(b, this.local) : new Float64Array(0);
     return { ...b, scores };
   }
 

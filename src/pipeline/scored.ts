@@ -41,12 +41,6 @@ export function splitDocs(docs: Doc[], slice = true): SplitBatch {
   return b;
 }
 
-/** Sentences in a batch, whether or not they were sliced. */
-export function sentenceCount(b: SplitBatch): number {
-  const last = b.docs.length - 1;
-  return last < 0 ? 0 : b.firstSentence[last]! + b.spans[last]!.length / 2;
-}
-
 /** Sentence i of a batch (sliced now when the batch holds spans only). */
 export function sentenceAt(b: SplitBatch, i: number): string {
   if (b.sentences.length > 0) return b.sentences[i]!;
@@ -74,9 +68,14 @@ export async function* splitBatches(docBatches: AsyncIterable<Doc[]>, target = D
   if (cur.docs.length > 0) yield cur;
 }
 
+/** Whether to slice a batch's sentences for `scorer`: only for one that cannot read them in place (scoreSpans). */
+export function slicesFor(scorer: SentenceScorer | undefined): boolean {
+  return scorer !== undefined && scorer.scoreSpans === undefined;
+}
+
 /** Documents split and scored; sentences are sliced only for a scorer that cannot read them in place (scoreSpans). */
 export function scoreDocBatches(docBatches: AsyncIterable<Doc[]>, scorer: SentenceScorer, target = DEFAULT_BATCH_SENTENCES): AsyncGenerator<ScoredBatch> {
-  return scoreBatches(splitBatches(docBatches, target, scorer.scoreSpans === undefined), scorer);
+  return scoreBatches(splitBatches(docBatches, target, slicesFor(scorer)), scorer);
 }
 
 /** Sentences of split batches, for a scorer's `prepare` pass. */
@@ -114,12 +113,22 @@ export async function* scoreBatches(batches: AsyncIterable<SplitBatch>, scorer: 
   if (pending) yield await pending;
 }
 
-function scoreBatch(b: SplitBatch, scorer: SentenceScorer): Promise<Float64Array> {
-  const n = sentenceCount(b);
+/** Scores of a split batch's sentences (scoreSplit). */
+export function scoreBatch(b: SplitBatch, scorer: SentenceScorer): Promise<Float64Array> {
+  return scoreSplit(scorer, b.docs.map((d) => d.text), b.spans, b.sentences);
+}
+
+/**
+ * Scores of the sentences at `spans` of each text, in order: from `sentences` when they were
+ * sliced (slicesFor), in place for a scorer that reads spans (scoreSpans), else sliced here.
+ */
+export function scoreSplit(scorer: SentenceScorer, texts: readonly string[], spans: readonly (readonly number[])[], sentences: string[]): Promise<Float64Array> {
+  let n = 0;
+  for (const s of spans) n += s.length / 2;
   if (n === 0) return Promise.resolve(new Float64Array(0));
-  if (b.sentences.length === n) return scorer.score(b.sentences);
-  if (scorer.scoreSpans) return scorer.scoreSpans(b.docs.map((d) => d.text), b.spans);
-  return scorer.score(b.docs.flatMap((d, i) => sentencesOfDoc(d.text, b.spans[i]!)));
+  if (sentences.length === n) return scorer.score(sentences);
+  if (scorer.scoreSpans) return scorer.scoreSpans(texts, spans);
+  return scorer.score(texts.flatMap((t, i) => sentencesOfDoc(t, spans[i]!)));
 }
 
 function sentencesOfDoc(text: string, spans: readonly number[]): string[] {

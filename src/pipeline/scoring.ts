@@ -10,6 +10,11 @@ import { DEFAULT_BATCH_SENTENCES, scoreDocBatches, type ScoredBatch } from './sc
 /** What scores a pass: the model's scorer in this thread, or a pool of worker threads. */
 export type Scoring = SentenceScorer | ScoringPool;
 
+/** Scoring threads of `scoring`, this one included: a pool's, or 1. */
+export function threadsOf(scoring: Scoring): number {
+  return scoring instanceof ScoringPool ? scoring.workers : 1;
+}
+
 /**
  * The scoring for `workers` threads: 1 scores in this thread (no worker is started);
  * N > 1 scores on this thread and N - 1 workers, each with its own scorer. Methods that select against
