@@ -46,8 +46,50 @@ export class TadpoleError extends Error {
     if (where?.line !== undefined) this.line = where.line;
   }
   get exitCode(): number {
+    // A run-directory or internal step that failed because its disk is full or read-only is an output failure.
+    if ((this.code === 'TADPOLE_RUN' || this.code === 'TADPOLE_INTERNAL') && storageFault(this.cause)) return EXIT.io;
     return exitFor[this.code];
   }
+}
+
+/**
+ * Why a write failed, in words, when the cause is the storage under it (full, over quota,
+ * read-only, gone bad) rather than the program: errno codes from node:fs and the SQLite
+ * result codes of the run ledger. Undefined for any other error.
+ */
+export function storageFault(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  switch (code) {
+    case 'ENOSPC':
+    case 'SQLITE_FULL':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large for this filesystem';
+    case 'EROFS':
+    case 'SQLITE_READONLY':
+    case 'SQLITE_READONLY_DIRECTORY':
+    case 'SQLITE_READONLY_DBMOVED':
+      return 'the filesystem is read-only';
+    case 'EIO':
+      return 'input/output error on the device';
+    default:
+      return code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') ? `the disk failed (${code})` : undefined;
+  }
+}
+
+/**
+ * An error met while writing `what` (a path, or words naming it) as one line for the user: a
+ * storage fault (storageFault) or an errno from node:fs is exit 5 (TADPOLE_IO); a TadpoleError
+ * passes unchanged.
+ */
+export function writeFailure(what: string, err: unknown, file?: string): TadpoleError {
+  if (err instanceof TadpoleError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const why = storageFault(err) ?? (e?.code === 'ENOENT' ? 'its folder is gone' : e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : (e?.message ?? String(err)).split('\n')[0]);
+  return new TadpoleError('TADPOLE_IO', `cannot write ${what}: ${why}`, { cause: err, ...(file !== undefined ? { file } : {}) });
 }
 
 export function usageError(message: string): TadpoleError {

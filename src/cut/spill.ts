@@ -1,5 +1,6 @@
-import { closeSync, fdatasyncSync, openSync, readSync, truncateSync, writeSync, fstatSync } from 'node:fs';
-import { TadpoleError } from '../core/errors.js';
+import { closeSync, fdatasyncSync, openSync, readSync, truncateSync, fstatSync } from 'node:fs';
+import { TadpoleError, writeFailure } from '../core/errors.js';
+import { writeAllSync } from '../io/atomic.js';
 
 /**
  * Spill file: one record per segment, in segment-id order, so pass 2 and the cut read it
@@ -19,12 +20,16 @@ export class SpillWriter {
   count = 0;
 
   constructor(readonly path: string, append = false) {
-    this.fd = openSync(path, append ? 'a' : 'w');
+    try {
+      this.fd = openSync(path, append ? 'a' : 'w');
+    } catch (err) {
+      throw writeFailure(`the spill file ${path}`, err, path);
+    }
     if (!append) {
       const h = Buffer.alloc(SPILL_HEADER);
       MAGIC.copy(h, 0);
       h.writeUInt32LE(VERSION, 8);
-      writeSync(this.fd, h);
+      this.put(h, h.length);
     } else {
       const size = fstatSync(this.fd).size;
       this.count = Math.max(0, (size - SPILL_HEADER) / SPILL_RECORD);
@@ -43,15 +48,28 @@ export class SpillWriter {
 
   flush(): void {
     if (this.used > 0) {
-      writeSync(this.fd, this.buf, 0, this.used * SPILL_RECORD);
+      this.put(this.buf, this.used * SPILL_RECORD);
       this.used = 0;
+    }
+  }
+
+  /** Every byte, or an exit-5 error naming the file (a short write would read back as lost segments). */
+  private put(data: Buffer, length: number): void {
+    try {
+      writeAllSync(this.fd, data, 0, length);
+    } catch (err) {
+      throw writeFailure(`the spill file ${this.path}`, err, this.path);
     }
   }
 
   /** Flush and fdatasync: the records written so far survive a crash (checkpoints). */
   sync(): void {
     this.flush();
-    fdatasyncSync(this.fd);
+    try {
+      fdatasyncSync(this.fd);
+    } catch (err) {
+      throw writeFailure(`the spill file ${this.path}`, err, this.path);
+    }
   }
 
   close(): void {

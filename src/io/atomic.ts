@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { TadpoleError } from '../core/errors.js';
+import { writeFailure } from '../core/errors.js';
 
 /**
  * Temp files and folders this process made and has not yet renamed or removed. An exit that
@@ -35,14 +36,28 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
 }
 
-/** Write, fsync, rename: a reader never sees a half-written file. */
+/**
+ * Every byte of `data[offset, offset + length)` written at the fd's position. writeSync may
+ * write less than it was given (a filesystem that fills up mid-buffer): the rest is written
+ * again until the kernel says why it cannot (ENOSPC), so a short write never passes as a full one.
+ */
+export function writeAllSync(fd: number, data: Uint8Array, offset = 0, length = data.length - offset): void {
+  let at = offset;
+  const end = offset + length;
+  while (at < end) {
+    const n = writeSync(fd, data, at, end - at);
+    if (n <= 0) throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC' });
+    at += n;
+  }
+}
+
+/** Write, fsync, rename: a reader never sees a half-written file, and a file that did not fit is never renamed into place. */
 export function writeFileAtomic(path: string, data: string | Buffer): void {
   const tmp = tempPathFor(path);
   try {
     const fd = openSync(tmp, 'w');
     try {
-      if (typeof data === 'string') writeSync(fd, data);
-      else writeSync(fd, data);
+      writeAllSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -50,6 +65,18 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    throw new TadpoleError('TADPOLE_IO', `cannot write ${path}: ${(err as Error).message}`, { file: path, cause: err });
+    throw writeFailure(path, err, path);
+  }
+}
+
+/**
+ * A fresh scratch folder under TMPDIR (removed on exit if still there). A TMPDIR that is
+ * full, read-only or missing is an output failure (exit 5) that names it and the way round it.
+ */
+export function scratchDir(prefix: string): string {
+  try {
+    return trackTemp(mkdtempSync(join(tmpdir(), prefix)));
+  } catch (err) {
+    throw writeFailure(`a scratch folder in ${tmpdir()} (set TMPDIR to a writable folder${prefix === 'tadpole-' ? ', or give --work-dir' : ''})`, err);
   }
 }

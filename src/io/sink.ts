@@ -1,6 +1,7 @@
 import { copyFileSync, createWriteStream, existsSync, openSync, closeSync, ftruncateSync, fstatSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
-import { TadpoleError } from '../core/errors.js';
+import { pipeline, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { TadpoleError, writeFailure } from '../core/errors.js';
 import { tempPathFor, trackTemp, untrackTemp } from './atomic.js';
 import { compressInto, compressorFor } from './compressed-output.js';
 
@@ -25,11 +26,25 @@ export class Sink {
 
   /** File outputs named *.gz / *.zst: `stream` is the compressor, `file` the temp file it feeds. */
   private readonly file: WriteStream | undefined;
+  /**
+   * Settles when the compressor and its file have both finished or either failed: a failed
+   * file destroys the compressor too (stream.pipeline), so nothing waits on a stream that
+   * will never end.
+   */
+  private readonly piped: Promise<void> | undefined;
 
   private constructor(stream: Writable, readonly target: string | undefined, tmp: string | undefined, file?: WriteStream) {
     this.stream = stream;
     this.tmp = tmp;
     this.file = file;
+    if (file) {
+      this.piped = new Promise<void>((resolve) =>
+        pipeline(stream as unknown as NodeJS.ReadableStream, file, (err) => {
+          if (err) this.error ??= err;
+          resolve();
+        }),
+      );
+    }
     for (const s of file ? [stream, file] : [stream]) {
       s.on('error', (err: NodeJS.ErrnoException) => {
         if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.closedEarly = true;
@@ -45,9 +60,7 @@ export class Sink {
     const tmp = trackTemp(tempPathFor(path));
     const compressor = compressorFor(path);
     if (!compressor) return new Sink(createWriteStream(tmp), path, tmp);
-    const file = createWriteStream(tmp);
-    compressor.pipe(file);
-    return new Sink(compressor, path, tmp, file);
+    return new Sink(compressor, path, tmp, createWriteStream(tmp));
   }
 
   /**
@@ -134,25 +147,22 @@ export class Sink {
   }
 
   private check(): void {
-    if (this.error) {
-      const e = this.error as NodeJS.ErrnoException;
-      const what = e.code === 'ENOSPC' ? 'no space left on the device' : e.message;
-      throw new TadpoleError('TADPOLE_IO', `cannot write ${this.target ?? 'output'}: ${what}`, { cause: e });
-    }
+    if (this.error) throw writeFailure(this.target ?? 'output', this.error, this.target);
   }
 
   /** Flush and, for files, rename into place. */
   async close(): Promise<void> {
     await this.flush();
     if (this.tmp) {
-      if (this.file) {
-        const file = this.file;
-        const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
+      // Each wait settles on an error too: a stream that failed (a full disk) never calls end's callback.
+      if (this.piped) {
         this.stream.end();
-        await closed;
+        await this.piped;
       } else {
-        const ws = this.stream as WriteStream;
-        await new Promise<void>((resolve) => ws.end(resolve));
+        this.stream.end();
+        await finished(this.stream).catch((err: Error) => {
+          this.error ??= err;
+        });
       }
       this.check();
       // A resumable output is written plain (a checkpoint truncates it by length) and compressed at the end.
@@ -160,11 +170,19 @@ export class Sink {
       if (compressor) await compressInto(this.tmp, this.target as string, compressor);
       else moveFile(this.tmp, this.target as string);
       untrackTemp(this.tmp);
+    } else if (this.target !== undefined && !this.closedEarly) {
+      // A device or fifo named by -o (/dev/full): ended, so that its last write's error is seen.
+      this.stream.end();
+      await finished(this.stream).catch((err: Error) => {
+        this.error ??= err;
+      });
+      this.check();
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
-        // Resolve once everything queued has been handed to the OS.
-        if (this.stream.writableNeedDrain) this.stream.once('drain', () => resolve());
-        else resolve();
+        // Resolve once everything queued has been handed to the OS (or the stream failed).
+        if (!this.stream.writableNeedDrain) return resolve();
+        const done = () => resolve();
+        this.stream.once('drain', done).once('error', done).once('close', done);
       });
       this.check();
     }

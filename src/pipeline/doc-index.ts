@@ -1,4 +1,6 @@
-import { closeSync, fdatasyncSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, truncateSync } from 'node:fs';
+import { writeFailure } from '../core/errors.js';
+import { writeAllSync } from '../io/atomic.js';
 
 /**
  * Doc index: what pass 1 learned about each document, so that pass 2 never runs the
@@ -33,14 +35,18 @@ export class DocIndexWriter {
   private flushed: number;
 
   /** `keepBytes`: continue a file after its first keepBytes (a resumed shard), dropping the rest. */
-  constructor(path: string, keepBytes?: number) {
-    if (keepBytes === undefined) {
-      this.fd = openSync(path, 'w');
-      this.flushed = 0;
-    } else {
-      truncateSync(path, keepBytes);
-      this.fd = openSync(path, 'a');
-      this.flushed = keepBytes;
+  constructor(private readonly path: string, keepBytes?: number) {
+    try {
+      if (keepBytes === undefined) {
+        this.fd = openSync(path, 'w');
+        this.flushed = 0;
+      } else {
+        truncateSync(path, keepBytes);
+        this.fd = openSync(path, 'a');
+        this.flushed = keepBytes;
+      }
+    } catch (err) {
+      throw writeFailure(`the doc index ${path}`, err, path);
     }
   }
 
@@ -66,7 +72,11 @@ export class DocIndexWriter {
   }
 
   private flush(): void {
-    if (this.used > 0) writeSync(this.fd, this.view, 0, this.used * 4);
+    try {
+      if (this.used > 0) writeAllSync(this.fd, this.view, 0, this.used * 4);
+    } catch (err) {
+      throw writeFailure(`the doc index ${this.path}`, err, this.path);
+    }
     this.flushed += this.used * 4;
     this.used = 0;
   }
@@ -74,7 +84,11 @@ export class DocIndexWriter {
   /** Flush and fdatasync: the entries written so far survive a crash (checkpoints). */
   sync(): void {
     this.flush();
-    fdatasyncSync(this.fd);
+    try {
+      fdatasyncSync(this.fd);
+    } catch (err) {
+      throw writeFailure(`the doc index ${this.path}`, err, this.path);
+    }
   }
 
   close(): void {
