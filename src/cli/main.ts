@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, TadpoleError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
 import { closest } from '../core/suggest.js';
 import { preflight } from './preflight.js';
@@ -20,7 +21,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   cut: { summary: 'merge scored shards into one exact global cut (run directories)', load: () => import('./cut.js') },
   emit: { summary: "write one shard's kept text after the cut (run directories)", load: () => import('./emit.js') },
   runs: { summary: "show a run directory's ledger (progress, checkpoints, events)", load: () => import('./runs.js') },
-  demo: { summary: 'fit and filter on built-in real text from the shared corpora', load: () => import('./demo.js') },
+  demo: { summary: 'fit and filter on the built-in real text (a biomedical task, a mix of five sources)', load: () => import('./demo.js') },
 };
 
 function version(): string {
@@ -84,7 +85,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return await command.run(args, io);
   } catch (err) {
     if (err instanceof TadpoleError) {
-      io.stderr.write(`tadpole ${name}: error: ${err.message}\n`);
+      io.stderr.write(`tadpole ${name}: error: ${printable(err.message)}\n`);
       return err.exitCode;
     }
     const e = err as NodeJS.ErrnoException;

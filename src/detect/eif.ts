@@ -199,8 +199,8 @@ export class ExtendedIsolationForest implements Detector {
     const s = new StateReader('eif', json.state);
     if (s.num('format') !== EIF_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector eif: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new ExtendedIsolationForest({ seed: p.num('seed'), trees: p.num('trees'), sampleSize: p.num('sampleSize'), extensionLevel: p.num('extensionLevel') });
-    const nodes = s.num('nodes');
-    det.dims = s.num('dims');
+    const nodes = s.count('nodes');
+    det.dims = s.count('dims');
     det.psi = s.num('psi');
     det.setArrays({
       roots: s.i32('roots', det.params.trees),

@@ -127,8 +127,8 @@ export class IsolationForest implements Detector {
     const s = new StateReader('iforest', json.state);
     if (s.num('format') !== IFOREST_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector iforest: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new IsolationForest({ seed: p.num('seed'), trees: p.num('trees'), sampleSize: p.num('sampleSize') });
-    const nodes = s.num('nodes');
-    det.dims = s.num('dims');
+    const nodes = s.count('nodes');
+    det.dims = s.count('dims');
     det.psi = s.num('psi');
     det.setForest({
       roots: s.i32('roots', det.params.trees),

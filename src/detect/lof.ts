@@ -92,7 +92,7 @@ export class LofDetector implements Detector {
     const s = new StateReader('lof', json.state);
     if (s.num('format') !== LOF_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector lof: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new LofDetector({ seed: new StateReader('lof', p).num('seed'), k: p.k, metric: p.metric, M: p.M, efConstruction: p.efConstruction, efSearch: p.efSearch });
-    const size = s.num('size');
+    const size = s.count('size');
     det.index = NeighborIndex.fromState(s, det.params);
     det.kDistance = s.f32('kDistance', size);
     det.lrd = s.f32('lrd', size);

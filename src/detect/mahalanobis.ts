@@ -160,7 +160,7 @@ export class MahalanobisDetector implements Detector {
     const s = new StateReader('mahalanobis', json.state);
     if (s.num('format') !== MAHALANOBIS_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector mahalanobis: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new MahalanobisDetector({ seed: p.num('seed') });
-    det.dims = s.num('dims');
+    det.dims = s.count('dims');
     det.shrinkage = s.num('shrinkage');
     det.mean = s.f32('mean', det.dims);
     det.L = s.f32('cholesky', (det.dims * (det.dims + 1)) / 2);

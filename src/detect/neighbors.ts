@@ -40,9 +40,9 @@ export class NeighborIndex {
   }
 
   static fromState(s: StateReader, p: IndexParams): NeighborIndex {
-    const dims = s.num('dims');
-    const size = s.num('size');
-    const buf = Buffer.from(s.str('index'), 'base64');
+    const dims = s.count('dims');
+    const size = s.count('size');
+    const buf = s.bytes('index');
     return new NeighborIndex(loadIndex(buf, dims, p.metric, size, p.efSearch), p.metric);
   }
 

@@ -166,10 +166,10 @@ export class OneClassSvm implements Detector {
     const s = new StateReader('ocsvm', json.state);
     if (s.num('format') !== OCSVM_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector ocsvm: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new OneClassSvm({ seed: p.num('seed'), nu: p.num('nu'), gamma: p.num('gamma'), landmarks: p.num('landmarks'), iterations: p.num('iterations') });
-    det.dims = s.num('dims');
+    det.dims = s.count('dims');
     det.gammaUsed = s.num('gamma');
     det.rho = s.num('rho');
-    const m = s.num('m');
+    const m = s.count('m');
     det.landmarks = s.f32('landmarks', m * det.dims);
     det.beta = s.f64('beta', m);
     return det;

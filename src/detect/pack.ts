@@ -1,27 +1,15 @@
 /**
- * Typed arrays <-> base64 for the widths src/core/b64.ts does not cover, plus checked reads
- * of a detector's JSON state (a damaged model file fails with TADPOLE_MODEL, naming the field).
+ * The 16-bit encoders the detectors use, plus checked reads of a detector's JSON state (a
+ * damaged model file fails with TADPOLE_MODEL, naming the field).
  */
 import { TadpoleError } from '../core/errors.js';
-import { b64ToF32, b64ToF64, b64ToI32 } from '../core/b64.js';
+import { b64ToBytes, b64ToF32, b64ToF64, b64ToI16, b64ToI32, b64ToU16, declaredCount } from '../core/b64.js';
 
 export function i16ToB64(a: Int16Array): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 }
-export function b64ToI16(s: string): Int16Array {
-  const b = Buffer.from(s, 'base64');
-  const out = new Int16Array(b.byteLength / 2);
-  new Uint8Array(out.buffer).set(b);
-  return out;
-}
 export function u16ToB64(a: Uint16Array): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-}
-export function b64ToU16(s: string): Uint16Array {
-  const b = Buffer.from(s, 'base64');
-  const out = new Uint16Array(b.byteLength / 2);
-  new Uint8Array(out.buffer).set(b);
-  return out;
 }
 
 function bad(detector: string, what: string): TadpoleError {
@@ -44,29 +32,29 @@ export class StateReader {
     return v;
   }
   f32(key: string, length?: number): Float32Array {
-    const a = b64ToF32(this.str(key));
-    if (length !== undefined && a.length !== length) throw bad(this.detector, key);
-    return a;
+    return b64ToF32(this.obj[key], this.field(key), length);
   }
   f64(key: string, length?: number): Float64Array {
-    const a = b64ToF64(this.str(key));
-    if (length !== undefined && a.length !== length) throw bad(this.detector, key);
-    return a;
+    return b64ToF64(this.obj[key], this.field(key), length);
   }
   i32(key: string, length?: number): Int32Array {
-    const a = b64ToI32(this.str(key));
-    if (length !== undefined && a.length !== length) throw bad(this.detector, key);
-    return a;
+    return b64ToI32(this.obj[key], this.field(key), length);
   }
   i16(key: string, length?: number): Int16Array {
-    const a = b64ToI16(this.str(key));
-    if (length !== undefined && a.length !== length) throw bad(this.detector, key);
-    return a;
+    return b64ToI16(this.obj[key], this.field(key), length);
   }
   u16(key: string, length?: number): Uint16Array {
-    const a = b64ToU16(this.str(key));
-    if (length !== undefined && a.length !== length) throw bad(this.detector, key);
-    return a;
+    return b64ToU16(this.obj[key], this.field(key), length);
+  }
+  /** A declared size: a positive whole number. */
+  count(key: string): number {
+    return declaredCount(this.obj[key], this.field(key));
+  }
+  bytes(key: string): Buffer {
+    return b64ToBytes(this.obj[key], this.field(key));
+  }
+  private field(key: string): string {
+    return `detector ${this.detector} "${key}"`;
   }
 }
 

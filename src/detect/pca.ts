@@ -124,7 +124,7 @@ export class PcaDetector implements Detector {
     const s = new StateReader('pca', json.state);
     if (s.num('format') !== PCA_FORMAT) throw new TadpoleError('TADPOLE_MODEL', `detector pca: unsupported state format ${String(json.state.format)}; refit the model`);
     const det = new PcaDetector({ seed: p.num('seed'), components: p.num('components') });
-    det.dims = s.num('dims');
+    det.dims = s.count('dims');
     det.k = s.num('k');
     det.mean = s.f32('mean', det.dims);
     det.components = s.f32('components', det.k * det.dims);

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 import type { EmbedderFingerprint } from '../embed/embedder.js';
 import type { SelectorJSON } from '../select/selector.js';
 import { writeFileAtomic } from '../io/atomic.js';
@@ -22,6 +24,11 @@ export interface ModelFile {
   counts: { taskSentences: number; generalSentences: number; taskFiles: string[]; generalFiles: string[]; avoidSentences?: number; avoidFiles?: string[] };
   /** Fitted without a general sample: completed from the corpus at filter time (model/complete.ts). */
   completion?: ModelCompletion;
+  /**
+   * sha256 (hex) of the model without this field, as JSON.stringify writes it: checked on every
+   * read. Absent in files written before it existed; those load on their shapes' checks alone.
+   */
+  payloadSha256?: string;
 }
 
 export interface ModelCompletion {
@@ -59,7 +66,8 @@ export function readModel(path: string): ModelFile {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new TadpoleError('TADPOLE_MODEL', `${path} is not a tadpole model file (not JSON: ${(err as Error).message})`, { file: path });
+    // JSON.parse quotes the text it stopped at: a binary file's bytes, escaped before they reach a terminal.
+    throw new TadpoleError('TADPOLE_MODEL', printable(`${path} is not a tadpole model file (not JSON: ${(err as Error).message})`), { file: path });
   }
   return validateModel(json, path);
 }
@@ -76,9 +84,23 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   if (typeof m.method !== 'string' || (!waiting && (!m.selector || typeof m.selector !== 'object'))) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: no method/selector`, { file: path });
   }
+  if (m.payloadSha256 !== undefined && m.payloadSha256 !== payloadDigest(m)) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its content does not match the checksum fit wrote (payloadSha256); refit the model or restore the file`, { file: path });
+  }
   return m as ModelFile;
 }
 
+/**
+ * The checksum of a model's payload: sha256 of the JSON text of every field but payloadSha256,
+ * in the order JSON.parse gives them back, so a file that was only re-indented still matches.
+ */
+function payloadDigest(model: Partial<ModelFile>): string {
+  const { payloadSha256: _checksum, ...payload } = model;
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+}
+
+/** Writes the model with its payload checksum (any checksum it carried is recomputed). */
 export function writeModel(path: string, model: ModelFile): void {
-  writeFileAtomic(path, JSON.stringify(model) + '\n');
+  const { payloadSha256: _old, ...payload } = model;
+  writeFileAtomic(path, JSON.stringify({ ...payload, payloadSha256: payloadDigest(payload) }) + '\n');
 }

@@ -1,8 +1,9 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, fingerprintMismatch, specFromFingerprint, type EmbedderSpec } from '../embed/factory.js';
-import { selectorFactory } from '../select/registry.js';
-import type { SentenceScorer } from '../select/selector.js';
+import { printable } from '../core/printable.js';
+import { canonicalMethod, selectorFactory } from '../select/registry.js';
+import type { SelectorFactory, SentenceScorer } from '../select/selector.js';
 import type { ModelFile } from './file.js';
 
 /**
@@ -10,7 +11,7 @@ import type { ModelFile } from './file.js';
  * fitted with another embedder (kind, dims, weights, pooling) is refused.
  */
 export async function openScorer(model: ModelFile, override: Partial<EmbedderSpec> = {}): Promise<SentenceScorer> {
-  const factory = selectorFactory(model.method);
+  const factory = factoryOf(model);
   if (!model.selector) {
     throw new TadpoleError('TADPOLE_MODEL', `this ${model.method} model was fitted without --general and is completed from the corpus by tadpole filter; to use it elsewhere, refit with --general FILE (a sample of the corpus; large plain files are sampled by seeking)`);
   }
@@ -31,7 +32,13 @@ export async function openScorer(model: ModelFile, override: Partial<EmbedderSpe
       throw new TadpoleError('TADPOLE_MODEL_MISMATCH', `the embedder differs from the one the model was fitted with (${why}); refit the model or point --model-dir at the same model`);
     }
   }
-  const scorer = await factory.load(selector, { ...(embedder ? { embedder } : {}), seed: model.fit.seed, options: model.fit.options });
+  let scorer: SentenceScorer;
+  try {
+    scorer = await factory.load(selector, { ...(embedder ? { embedder } : {}), seed: model.fit?.seed ?? 0, options: model.fit?.options ?? {} });
+  } catch (err) {
+    await embedder?.dispose();
+    throw asModelDamage(err);
+  }
   if (!embedder) return scorer;
   const emb = embedder;
   return {
@@ -42,4 +49,28 @@ export async function openScorer(model: ModelFile, override: Partial<EmbedderSpe
       await emb.dispose();
     },
   };
+}
+
+/** The selector a model names, its file's method and its selector's agreeing (a mislabelled file is refused). */
+function factoryOf(model: ModelFile): SelectorFactory {
+  let factory: SelectorFactory;
+  try {
+    factory = selectorFactory(model.method);
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_MODEL', printable(`model file names ${(err as Error).message}: refit the model or restore the file`));
+  }
+  const inner = (model.selector as { method?: unknown } | undefined)?.method;
+  if (model.selector && (typeof inner !== 'string' || canonicalMethod(inner) !== factory.method)) {
+    throw new TadpoleError('TADPOLE_MODEL', printable(`model file is damaged: it says method ${model.method} but holds ${typeof inner === 'string' ? `a ${inner}` : 'an unnamed'} selector; refit the model or restore the file`));
+  }
+  return factory;
+}
+
+/**
+ * A load that failed on something the checks before it did not name (a field of the wrong
+ * type deep in the state): still a damaged model, in one line, not an internal error.
+ */
+function asModelDamage(err: unknown): TadpoleError {
+  if (err instanceof TadpoleError) return err;
+  return new TadpoleError('TADPOLE_MODEL', printable(`model file is damaged: ${err instanceof Error ? err.message : String(err)}; refit the model or restore the file`), { cause: err });
 }

@@ -8,7 +8,8 @@
  * logit still ranks by the same order as P(task | x) (Elkan & Noto 2008), which is all the
  * cut needs.
  */
-import { b64ToF32, f32ToB64 } from '../core/b64.js';
+import { b64ToF32, declaredCount, f32ToB64 } from '../core/b64.js';
+import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { fitHasher, type FeatureCache } from './feature-cache.js';
@@ -220,6 +221,8 @@ export const classifierSelector: SelectorFactory = {
     return { method: 'classifier', params: { ...params, rounds, expand }, state: { weights: f32ToB64(fit.weights), bias: fit.bias } };
   },
   async load(json): Promise<SentenceScorer> {
-    return new ClassifierScorer(b64ToF32(json.state.weights as string), Number(json.state.bias), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
+    const bias = json.state.bias;
+    if (typeof bias !== 'number' || !Number.isFinite(bias)) throw new TadpoleError('TADPOLE_MODEL', 'model file is damaged: classifier "bias" is not a number; refit the model or restore the file');
+    return new ClassifierScorer(b64ToF32(json.state.weights, 'classifier "weights"', declaredCount(json.params.buckets, 'classifier "buckets"')), bias, (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS));
   },
 };

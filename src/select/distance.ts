@@ -53,6 +53,6 @@ export const distanceSelector: SelectorFactory = {
   },
   async load(json, ctx): Promise<SentenceScorer> {
     const rep = loadRepresentation(json.state.representation as Record<string, unknown>, ctx.embedder);
-    return new DistanceScorer(rep, b64ToF32(json.state.taskCentroid as string), b64ToF32(json.state.generalCentroid as string));
+    return new DistanceScorer(rep, b64ToF32(json.state.taskCentroid, 'distance "taskCentroid"', rep.dims), b64ToF32(json.state.generalCentroid, 'distance "generalCentroid"', rep.dims));
   },
 };

@@ -7,7 +7,7 @@
  * (features.ts): not the paper's features, but the default ensemble's DSIR component,
  * which they lifted on every suite mix but bio (docs/research.md, "Subword features").
  */
-import { b64ToF32, f32ToB64 } from '../core/b64.js';
+import { b64ToF32, declaredCount, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from './option-decl.js';
 import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
@@ -87,6 +87,7 @@ export const dsirSelector: SelectorFactory = {
     };
   },
   async load(json): Promise<SentenceScorer> {
-    return new DsirScorer(b64ToF32(json.state.task as string), b64ToF32(json.state.general as string), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS), (json.params.norm as DsirNorm | undefined) ?? 'sum');
+    const buckets = declaredCount(json.params.buckets, 'dsir "buckets"');
+    return new DsirScorer(b64ToF32(json.state.task, 'dsir "task"', buckets), b64ToF32(json.state.general, 'dsir "general"', buckets), (json.params.features as FeatureSet | undefined) ?? 'words', Number(json.params.charN ?? SUBWORD_CHARS), (json.params.norm as DsirNorm | undefined) ?? 'sum');
   },
 };

@@ -4,7 +4,8 @@
  * of their token hashes, so the stored tables are sorted Int32 keys + counts (base64),
  * bounded by the fit text; collisions at 2^32 are negligible for fit sets of this size.
  */
-import { b64ToI32, i32ToB64 } from '../core/b64.js';
+import { b64ToI32, declaredCount, i32ToB64 } from '../core/b64.js';
+import { TadpoleError } from '../core/errors.js';
 import { hashPair, hashString, tokenize, tokenHashes } from '../text/ngrams.js';
 
 const BOS = hashString('<s>');
@@ -135,12 +136,17 @@ export class KneserNeyLm {
   }
 
   static fromJSON(j: KnJSON): KneserNeyLm {
+    const order = declaredCount(j?.order, 'n-gram model "order"');
+    const vocab = declaredCount(j.vocab, 'n-gram model "vocab"');
+    if (!Array.isArray(j.tables) || j.tables.length !== order || j.tables.some((t) => typeof t?.discount !== 'number')) {
+      throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: n-gram model "tables": not ${order} tables with a discount each; refit the model or restore the file`);
+    }
     const tables = j.tables.map((t) => {
-      const gk = b64ToI32(t.gram);
-      const gc = b64ToI32(t.gramCount);
-      const ck = b64ToI32(t.ctx);
-      const ct = b64ToI32(t.ctxTotal);
-      const cy = b64ToI32(t.ctxTypes);
+      const gk = b64ToI32(t.gram, 'n-gram model "gram"');
+      const gc = b64ToI32(t.gramCount, 'n-gram model "gramCount"', gk.length);
+      const ck = b64ToI32(t.ctx, 'n-gram model "ctx"');
+      const ct = b64ToI32(t.ctxTotal, 'n-gram model "ctxTotal"', ck.length);
+      const cy = b64ToI32(t.ctxTypes, 'n-gram model "ctxTypes"', ck.length);
       const gram = new Map<number, number>();
       gk.forEach((k, i) => gram.set(k >>> 0, gc[i] as number));
       const ctxTotal = new Map<number, number>();
@@ -151,6 +157,6 @@ export class KneserNeyLm {
       });
       return { gram, ctxTotal, ctxTypes, discount: t.discount };
     });
-    return new KneserNeyLm(j.order, j.vocab, tables);
+    return new KneserNeyLm(order, vocab, tables);
   }
 }

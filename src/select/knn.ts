@@ -1,5 +1,6 @@
 /** Nearest-task-sentence similarity through the one hnswlib wrapper (src/detect/hnsw.ts). */
 import { buildIndex, loadIndex, type VectorIndex } from '../detect/hnsw.js';
+import { b64ToBytes, declaredCount } from '../core/b64.js';
 
 export interface StoredIndex {
   index: string; // base64 of the hnswlib file
@@ -16,7 +17,7 @@ export function storeIndex(ix: VectorIndex): StoredIndex {
 }
 
 export function restoreIndex(s: StoredIndex): VectorIndex {
-  return loadIndex(Buffer.from(s.index, 'base64'), s.dims, 'cosine', s.size);
+  return loadIndex(b64ToBytes(s?.index, 'vector index "index"'), declaredCount(s.dims, 'vector index "dims"'), 'cosine', declaredCount(s.size, 'vector index "size"'));
 }
 
 /** Mean cosine similarity of each query row to its k nearest indexed rows. */

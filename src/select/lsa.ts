@@ -3,7 +3,7 @@
  * fitted on task + general sample and stored in the selector JSON. It gives a detector the
  * few dominant directions that near-isotropic hashed features lack.
  */
-import { b64ToF32, b64ToI32, f32ToB64, i32ToB64 } from '../core/b64.js';
+import { b64ToF32, b64ToI32, declaredCount, f32ToB64, i32ToB64 } from '../core/b64.js';
 import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { normalizeRows, orthonormalizeColumns, symmetricEigen } from './linalg.js';
@@ -93,7 +93,11 @@ export class Lsa {
 
   static fromJSON(j: LsaJSON): Lsa {
     if (j?.kind !== 'lsa') throw new TadpoleError('TADPOLE_MODEL', 'selector state has no LSA representation; refit the model');
-    return new Lsa(j.dims, b64ToI32(j.buckets), b64ToF32(j.idf), b64ToF32(j.components));
+    const dims = declaredCount(j.dims, 'LSA "dims"');
+    const buckets = b64ToI32(j.buckets, 'LSA "buckets"');
+    if (buckets.some((b) => b < 0 || b >= HASH_BUCKETS)) throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: LSA "buckets": a bucket outside 0..${HASH_BUCKETS - 1}; refit the model or restore the file`);
+    // Sizes checked against the columns before anything of size dims is allocated.
+    return new Lsa(dims, buckets, b64ToF32(j.idf, 'LSA "idf"', buckets.length), b64ToF32(j.components, 'LSA "components"', buckets.length * dims));
   }
 
   static fit(sentences: string[], opts: LsaOptions = {}): Lsa {

@@ -175,6 +175,9 @@ export const tadpoleSelector: SelectorFactory = {
       return new KnnScorer(rep, restoreIndex(json.state.task as StoredIndex), general, k);
     }
     const { detectorFromJSON } = await import('../detect/registry.js');
-    return new DetectorScorer(rep, detectorFromJSON(json.state.detector as DetectorJSON));
+    const stored = json.state.detector as DetectorJSON | undefined;
+    // A detector fitted on vectors of another width would score garbage (or refuse every batch as bad input).
+    if (stored?.state?.dims !== rep.dims) throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: detector "dims" is ${JSON.stringify(stored?.state?.dims) ?? 'missing'}, its vectors have ${rep.dims}; refit the model or restore the file`);
+    return new DetectorScorer(rep, detectorFromJSON(stored as DetectorJSON));
   },
 };
