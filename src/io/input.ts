@@ -1,6 +1,6 @@
-import { createReadStream, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { TadpoleError } from '../core/errors.js';
+import { TadpoleError, writeFailure } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
 import type { FormatKind } from './format/magic.js';
 
@@ -107,13 +107,26 @@ async function nextChunk(it: AsyncIterator<Buffer>, name: string): Promise<Buffe
   }
 }
 
+/**
+ * A file that stdin is copied into, to be read again. Its failures (a full or vanished scratch
+ * folder) reach the writes that wait on it and closeSpool, as exit-5 errors naming it; the
+ * listener keeps them from also ending the process as an unhandled 'error' event.
+ */
+export function openSpool(path: string): WriteStream {
+  return createWriteStream(path).on('error', () => {});
+}
+
+function spoolFailure(out: WriteStream, err: Error): TadpoleError {
+  return writeFailure(`the stdin spool ${String(out.path)}`, err, String(out.path));
+}
+
 function writeAll(out: WriteStream, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
-    out.write(chunk, (err) => (err ? reject(new TadpoleError('TADPOLE_IO', `cannot write stdin spool: ${err.message}`, { cause: err })) : resolve()));
+    out.write(chunk, (err) => (err ? reject(spoolFailure(out, err)) : resolve()));
   });
 }
 
 /** Ends a stdin spool once every byte is on disk (the spool is read back as a file after). */
 export function closeSpool(out: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => out.end((err?: Error | null) => (err ? reject(spoolFailure(out, err)) : resolve())));
 }

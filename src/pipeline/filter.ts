@@ -1,14 +1,13 @@
 import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
-import { closeSpool, STDIN } from '../io/input.js';
-import { trackTemp, untrackTemp } from '../io/atomic.js';
+import { closeSpool, openSpool, STDIN } from '../io/input.js';
+import { scratchDir, untrackTemp } from '../io/atomic.js';
 import { inputPath, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
@@ -113,7 +112,13 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   // Every input's kind (format, compression, seekable, size) is decided here, once.
   const opts: FilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
-  const work = opts.workDir ?? trackTemp(mkdtempSync(join(tmpdir(), 'tadpole-')));
+  let work: string;
+  try {
+    work = opts.workDir ?? scratchDir('tadpole-');
+  } catch (err) {
+    await given.sink.abort();
+    throw err;
+  }
   const spoolPath = join(work, 'stdin.spool');
   const usesStdin = opts.inputs.some((i) => inputPath(i) === STDIN);
   let scorer: Scoring;
@@ -131,7 +136,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     if (completes && opts.threshold !== undefined) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general: it is completed from the corpus, and a --threshold from another run only holds for that run\'s completed model; refit with --general FILE (large plain files are sampled by seeking) and reuse that model');
     }
-    const spool = completes && usesStdin ? createWriteStream(spoolPath) : undefined;
+    const spool = completes && usesStdin ? openSpool(spoolPath) : undefined;
     if (completes && workers > 1) early = await ScoringPool.open(null, {}, workers);
     completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     if (spool) {
@@ -145,10 +150,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   } catch (err) {
     await early?.dispose();
     await opts.sink.abort(); // no temp output left behind when the model cannot be completed or opened
-    if (ownWork) {
-      rmSync(work, { recursive: true, force: true });
-      untrackTemp(work);
-    }
+    dropScratch(work, ownWork);
     throw err;
   }
   const tOpen = performance.now();
@@ -194,14 +196,30 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     throw err;
   } finally {
     if (!opts.scorer) await scorer.dispose();
-    if (ownWork) {
-      rmSync(work, { recursive: true, force: true });
-      untrackTemp(work);
-    }
+    dropScratch(work, ownWork);
   }
   stats.closedEarly = opts.sink.closedEarly;
   stats.seconds.total = (performance.now() - t0) / 1000;
   return stats;
+}
+
+/** What a run writes in a --work-dir: nothing reads it once the run has ended, whichever way. */
+const SCRATCH_FILE = /^(segments\.spill|docs\.index|stdin\.spool|range-\d+\.(spill|index|part))$/;
+
+/** The run's scratch: its own temp folder, or the files it wrote in a --work-dir (a full or vanished one too). */
+function dropScratch(work: string, own: boolean): void {
+  if (own) {
+    rmSync(work, { recursive: true, force: true });
+    untrackTemp(work);
+    return;
+  }
+  let names: string[];
+  try {
+    names = readdirSync(work);
+  } catch {
+    return; // the folder is gone: nothing left in it
+  }
+  for (const name of names) if (SCRATCH_FILE.test(name)) rmSync(join(work, name), { force: true });
 }
 
 /**
@@ -213,7 +231,7 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
-  let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? createWriteStream(spoolPath) : undefined;
+  let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? openSpool(spoolPath) : undefined;
   const t1 = performance.now();
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
   // The spool's kind is resolved once, when first read (it is complete by then).
@@ -282,12 +300,12 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
   if (share) stats.taskShare = share;
 }
 
-function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof createWriteStream>, triage?: Triage) {
+function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
   return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof createWriteStream>, inputs = opts.inputs): Promise<SpilledScores> {
+async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof openSpool>, inputs = opts.inputs): Promise<SpilledScores> {
   const progress = new Progress('score', opts.inputs, opts.progress);
   const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
   const out = await spillScores(batches, scorer.method, opts.segment, opts.docContext, { spill: spillPath, docIndex: docIndexPath }, () => {

@@ -1,11 +1,11 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
 import { SpillWriter, truncateSpill } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
-import { closeSpool, STDIN } from '../io/input.js';
+import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
 import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { resumePlan, type ShardPlan } from '../shard/plan.js';
@@ -151,7 +151,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     renameSync(spoolPath, spoolPath + '.prev');
     stdin = verifyPrefix(stdin, spoolPath + '.prev');
   }
-  const spool = usesStdin ? createWriteStream(spoolPath) : undefined;
+  const spool = usesStdin ? openSpool(spoolPath) : undefined;
 
   let lastCheckpoint = performance.now();
   let checkpoints = 0;
