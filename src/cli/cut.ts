@@ -17,7 +17,7 @@ const spec: CommandSpec = {
     { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No summary on stderr' },
   ],
-  notes: `Refuses while a shard has no completion marker. Writes DIR/cut.json; then run tadpole emit for each shard.`,
+  notes: `Refuses while a shard has no completion marker. Writes DIR/cut.json; then run tadpole emit for each shard. A cut that differs from the run's earlier one removes the parts emitted under it (DIR/parts), so every shard is emitted again.`,
 };
 
 export const command: Command = {
@@ -25,12 +25,17 @@ export const command: Command = {
   async run(args, io) {
     const runDir = str(args, 'runDir');
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
-    const cut = cutStage(runDir, num(args, 'keep') ?? 0.2, (str(args, 'keepBy') ?? 'sentences') as KeepBy, io.env.TADPOLE_TEST_CRASH_AT);
+    const { replaced, ...cut } = cutStage(runDir, num(args, 'keep') ?? 0.2, (str(args, 'keepBy') ?? 'sentences') as KeepBy, io.env.TADPOLE_TEST_CRASH_AT);
     const statsPath = str(args, 'stats');
     if (statsPath) writeFileSync(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {
       io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
       if (cut.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(cut.taskShare)}\n`);
+    }
+    // Even with -q: the parts of the earlier cut are gone, and every shard must be emitted again.
+    if (replaced) {
+      const elsewhere = replaced.elsewhere.length ? `; outputs emitted elsewhere under it are stale: ${replaced.elsewhere.join(' ')}` : '';
+      io.stderr.write(`tadpole: this cut replaces the earlier one (keep ${replaced.keep} by ${replaced.keepBy}): removed ${replaced.removed.length} part(s) of it from ${runDir}/parts${elsewhere}; run tadpole emit for every shard again\n`);
     }
     return 0;
   },

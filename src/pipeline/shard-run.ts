@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { OutFormat } from './runs.js';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
@@ -13,6 +14,7 @@ import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js
 import { RunLock } from '../shard/lock.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
+import type { Ledger } from '../store/ledger.js';
 import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
@@ -99,19 +101,66 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
   });
 }
 
-/** `cut --run-dir DIR --keep K`: the global cut over every shard (refused while one is missing). */
-export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?: string): RunCut {
+/** What a new cut did to the parts emitted under the one it replaced. */
+export interface ReplacedCut {
+  keep: number;
+  keepBy: KeepBy;
+  /** Parts removed from the run directory's parts/ folder. */
+  removed: string[];
+  /** Emit outputs written elsewhere (-o) under the earlier cut: left in place, named so they are not mixed in. */
+  elsewhere: string[];
+}
+
+/**
+ * `cut --run-dir DIR --keep K`: the global cut over every shard (refused while one is missing).
+ * A cut that differs from the one before it removes the parts emitted under that one, so
+ * `cat parts/part-*` never mixes two cuts; the ledger marks those shards stale.
+ */
+export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?: string): RunCut & { replaced?: ReplacedCut } {
   const { ledger, identity } = openExistingRun(runDir);
   const lock = RunLock.acquire(runPaths(runDir).lock, `run directory ${runDir}`);
   try {
+    const earlier = readCut(runDir);
     const cut = cutRun(runDir, identity.of, keep, keepBy, crashAt);
     ledger.setMeta({ stage: 'cut', keep: String(keep), keepBy });
     ledger.event(null, 'cut', `keep ${keep} by ${keepBy}: threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
-    return cut;
+    if (!earlier || sameCut(earlier, cut)) return cut;
+    const replaced = dropEarlierParts(runDir, identity.of, ledger, earlier);
+    return { ...cut, replaced };
   } finally {
     lock.release();
     ledger.close();
   }
+}
+
+function sameCut(a: RunCut, b: RunCut): boolean {
+  return a.of === b.of && a.keep === b.keep && a.keepBy === b.keepBy && String(a.threshold) === String(b.threshold) && a.tieId === b.tieId;
+}
+
+/** Removes what each shard emitted under an earlier cut from parts/ and records it (a partial output restarts by itself: its checkpoint names its cut). */
+function dropEarlierParts(runDir: string, of: number, ledger: Ledger, earlier: RunCut): ReplacedCut {
+  const removed: string[] = [];
+  const elsewhere: string[] = [];
+  for (let shard = 0; shard < of; shard++) {
+    const part = partPath(runDir, { shard, of });
+    const record = join(shardPaths(runDir, { shard, of }).dir, 'emit.json');
+    let target: string | undefined;
+    try {
+      target = (JSON.parse(readFileSync(record, 'utf8')) as { target?: string }).target;
+    } catch {
+      // Never emitted, or its record is unreadable: nothing but the default part to look for.
+    }
+    if (target && resolve(target) !== resolve(part) && existsSync(target)) elsewhere.push(target);
+    if (existsSync(part)) {
+      rmSync(part);
+      removed.push(part);
+    }
+    rmSync(record, { force: true });
+    if (ledger.shard(shard, of)?.stage === 'emit') ledger.updateShard(shard, of, { status: 'stale' });
+  }
+  const what = `${removed.length} part(s) removed${elsewhere.length ? `; left in place, from the earlier cut: ${elsewhere.join(' ')}` : ''}`;
+  ledger.event(null, 'cut', `replaces the cut of keep ${earlier.keep} by ${earlier.keepBy}: ${what}; emit every shard again`);
+  return { keep: earlier.keep, keepBy: earlier.keepBy, removed, elsewhere };
 }
 
 export interface EmitStageOptions extends StageCommon {
