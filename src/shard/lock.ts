@@ -16,8 +16,15 @@ export class RunLock {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = openSync(path, 'wx');
-        writeSync(fd, `${process.pid} ${hostname()}\n`);
-        closeSync(fd);
+        try {
+          writeSync(fd, `${process.pid} ${hostname()}\n`);
+        } catch (err) {
+          // A lock that could not say whose it is (a full disk) would refuse every later run: it goes.
+          rmSync(path, { force: true });
+          throw err;
+        } finally {
+          closeSync(fd);
+        }
         return new RunLock(path);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {

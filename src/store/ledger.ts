@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqliteDriver } from './sqlite.js';
 import { join } from 'node:path';
-import { TadpoleError } from '../core/errors.js';
+import { storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 
 /**
  * The run ledger: one SQLite file per run directory (the ONE module importing
@@ -86,7 +86,23 @@ function now(): string {
 }
 
 export class Ledger {
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly path: string,
+  ) {}
+
+  /**
+   * A write to the ledger, whose storage may fail under it (a full or read-only disk):
+   * SQLite rolls the transaction back, so the ledger still says what the last checkpoint
+   * saved and the run resumes once there is room again; the caller gets one exit-5 line.
+   */
+  private write<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw storageFault(err) ? writeFailure(`the run ledger ${this.path}`, err, this.path) : err;
+    }
+  }
 
   /** Opens (creating when asked) DIR/ledger.sqlite. */
   static open(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): Ledger {
@@ -99,12 +115,20 @@ export class Ledger {
     }
     // Writers wait up to 30 s for one another (shards of one run on one filesystem).
     db.pragma('busy_timeout = 30000');
+    const ledger = new Ledger(db, path);
     if (!opts.readonly) {
-      db.pragma('journal_mode = DELETE');
-      db.pragma('synchronous = NORMAL');
-      db.exec(SCHEMA);
+      try {
+        ledger.write(() => {
+          db.pragma('journal_mode = DELETE');
+          db.pragma('synchronous = NORMAL');
+          db.exec(SCHEMA);
+        });
+      } catch (err) {
+        db.close();
+        throw err;
+      }
     }
-    return new Ledger(db);
+    return ledger;
   }
 
   close(): void {
@@ -123,28 +147,36 @@ export class Ledger {
   }
 
   setMeta(values: Record<string, string>): void {
-    const st = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-    this.db.transaction(() => {
-      for (const [k, v] of Object.entries(values)) st.run(k, v);
-    })();
+    this.write(() => {
+      const st = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+      this.db.transaction(() => {
+        for (const [k, v] of Object.entries(values)) st.run(k, v);
+      })();
+    });
   }
 
   /** Sets `key` unless already set (atomically across processes); returns the value in force. */
   claim(key: string, value: string): string {
-    return this.db.transaction(() => {
-      const cur = this.meta(key);
-      if (cur !== undefined) return cur;
-      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
-      return value;
-    }).immediate();
+    return this.write(() =>
+      this.db
+        .transaction(() => {
+          const cur = this.meta(key);
+          if (cur !== undefined) return cur;
+          this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+          return value;
+        })
+        .immediate(),
+    );
   }
 
   /** Records the inputs once; later calls keep the first record (the one to compare against). */
   setInputsOnce(fps: InputFingerprint[]): void {
-    const st = this.db.prepare('INSERT OR IGNORE INTO inputs (idx, path, size, mtime_ms, head_tail_sha256, gzip) VALUES (?, ?, ?, ?, ?, ?)');
-    this.db.transaction(() => {
-      for (const f of fps) st.run(f.idx, f.path, f.size, f.mtimeMs, f.headTailSha256, f.gzip ? 1 : 0);
-    })();
+    this.write(() => {
+      const st = this.db.prepare('INSERT OR IGNORE INTO inputs (idx, path, size, mtime_ms, head_tail_sha256, gzip) VALUES (?, ?, ?, ?, ?, ?)');
+      this.db.transaction(() => {
+        for (const f of fps) st.run(f.idx, f.path, f.size, f.mtimeMs, f.headTailSha256, f.gzip ? 1 : 0);
+      })();
+    });
   }
 
   inputs(): InputFingerprint[] {
@@ -164,13 +196,15 @@ export class Ledger {
   /** Marks a shard started (or resumed) in `stage`. */
   startShard(shard: number, of: number, stage: string, resumed: boolean): void {
     const t = now();
-    this.db
-      .prepare(
+    this.write(() =>
+      this.db
+        .prepare(
         `INSERT INTO shards (shard, of, stage, status, started, updated) VALUES (?, ?, ?, 'running', ?, ?)
          ON CONFLICT(shard, of) DO UPDATE SET stage = excluded.stage, status = 'running', updated = excluded.updated, finished = NULL,
            resumes = resumes + ?`,
-      )
-      .run(shard, of, stage, t, t, resumed ? 1 : 0);
+        )
+        .run(shard, of, stage, t, t, resumed ? 1 : 0),
+    );
     this.event(shard, resumed ? 'resume' : 'start', stage);
   }
 
@@ -189,13 +223,13 @@ export class Ledger {
       cols.push('finished = ?');
       vals.push(now());
     }
-    this.db.prepare(`UPDATE shards SET ${cols.join(', ')} WHERE shard = ? AND of = ?`).run(...vals, shard, of);
+    this.write(() => this.db.prepare(`UPDATE shards SET ${cols.join(', ')} WHERE shard = ? AND of = ?`).run(...vals, shard, of));
   }
 
   /** Saves a shard's latest checkpoint for a stage and its progress, in one transaction. */
   saveCheckpoint<T>(shard: number, of: number, stage: string, state: T, progress: { docs: number; segments: number; bytesConsumed: number; seconds: number }): number {
     let seq = 0;
-    this.db.transaction(() => {
+    const save = this.db.transaction(() => {
       const prev = this.db.prepare('SELECT seq FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').get(shard, of, stage) as { seq: number } | undefined;
       seq = (prev?.seq ?? 0) + 1;
       this.db
@@ -204,7 +238,8 @@ export class Ledger {
       this.db
         .prepare('UPDATE shards SET updated = ?, docs = ?, segments = ?, bytes_consumed = ?, seconds = ?, checkpoints = checkpoints + 1 WHERE shard = ? AND of = ?')
         .run(now(), progress.docs, progress.segments, progress.bytesConsumed, progress.seconds, shard, of);
-    })();
+    });
+    this.write(() => save());
     return seq;
   }
 
@@ -216,11 +251,11 @@ export class Ledger {
   }
 
   dropCheckpoint(shard: number, of: number, stage: string): void {
-    this.db.prepare('DELETE FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').run(shard, of, stage);
+    this.write(() => this.db.prepare('DELETE FROM checkpoints WHERE shard = ? AND of = ? AND stage = ?').run(shard, of, stage));
   }
 
   event(shard: number | null, kind: string, detail: string): void {
-    this.db.prepare('INSERT INTO events (at, shard, kind, detail) VALUES (?, ?, ?, ?)').run(now(), shard, kind, detail);
+    this.write(() => this.db.prepare('INSERT INTO events (at, shard, kind, detail) VALUES (?, ?, ?, ?)').run(now(), shard, kind, detail));
   }
 
   events(limit = 1000): EventRow[] {
