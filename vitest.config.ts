@@ -9,7 +9,11 @@ const haveShared = sharedDir() !== undefined;
 const exclude = haveShared ? [] : kinds.needsShared;
 if (!haveShared && !process.env.TADPOLE_TEST_SHARED_NOTICE) {
   process.env.TADPOLE_TEST_SHARED_NOTICE = '1';
-  console.log(`no shared corpora ($TADPOLE_SHARED, or ../shared beside the checkout): ${kinds.needsShared.length} test files that read them are skipped`);
+  const all = kinds.unit.length + kinds.e2e.length + kinds.corpus.length;
+  console.log(
+    `skipping ${kinds.needsShared.length} of ${all} test files: they read the shared corpora folder, which is not here ($TADPOLE_SHARED, or ../shared beside the checkout; ` +
+      'a folder of public datasets, listed in corpora/README.md). The others run, on the built-in corpus where they need real text.',
+  );
 }
 
 export default defineConfig({
