@@ -6,10 +6,11 @@ import type { ReaderOptions } from '../io/documents.js';
 import { optionsWithKeep } from '../model/complete.js';
 import { fitModel } from '../model/fit.js';
 import { segmentScores } from '../pipeline/segments.js';
+import { segmentBounds } from '../segment/segments.js';
 import { openScoring } from '../pipeline/scoring.js';
 import { selectKeptInMemory } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
-import type { EvalEngine } from './engine.js';
+import type { DocSize, EvalEngine } from './engine.js';
 
 /** The mix and task files are JSONL written by the eval itself: strict reading. */
 const MIX_READER: ReaderOptions = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
@@ -35,13 +36,25 @@ async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Para
   });
 }
 
+/** A document's sentences and its segments' span bytes, as segmentsOf measures them. */
+function docSize(text: string, segment: number): DocSize {
+  const spans = splitSentences(text);
+  const bounds = segmentBounds(spans.length / 2, segment);
+  let bytes = 0;
+  for (let s = 0; s < bounds.length; s += 2) {
+    const first = bounds[s] as number;
+    bytes += Buffer.byteLength(text.slice(spans[2 * first], spans[2 * (first + (bounds[s + 1] as number) - 1) + 1]));
+  }
+  return { sentences: spans.length / 2, bytes };
+}
+
 /** The library's own fit / segment / cut, scoring in this thread. */
 export const defaultEngine: EvalEngine = {
   readSentences: (inputs, opts) => readSentences(inputs, { ...MIX_READER, ...opts }),
   sampleGeneral: (inputs, opts) => sampleSentences(inputs, MIX_READER, opts),
   openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, 1),
-  sentenceCounts: async function* (inputs) {
-    for await (const docs of readDocuments(inputs, MIX_READER)) yield docs.map((d) => splitSentences(d.text).length / 2);
+  docSizes: async function* (inputs, segment) {
+    for await (const docs of readDocuments(inputs, MIX_READER)) yield docs.map((d) => docSize(d.text, segment));
   },
   segmentScores: (inputs, scorer, segment) => segmentScores({ inputs, reader: MIX_READER, scorer, segment }),
   selectKept: (scores, weights, keep) => selectKeptInMemory(scores, weights, keep),

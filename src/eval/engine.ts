@@ -2,6 +2,12 @@ import type { Scoring } from '../pipeline/scoring.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import type { MethodSpec } from './spec.js';
 
+/** A document's sentences and the UTF-8 bytes of its segments' spans (what the cut weighs). */
+export interface DocSize {
+  sentences: number;
+  bytes: number;
+}
+
 /**
  * What the evaluation needs from the engine. The default (engine-default.ts) is the
  * library itself: the same fit, segment and exact-cut code that `tadpole filter` runs,
@@ -18,10 +24,13 @@ export interface EvalEngine {
   sampleGeneral?(inputs: string[], opts: { size: number; seed: number }): Promise<{ sentences: string[]; groups: Uint32Array }>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
   openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number; keep?: number; avoid?: string[] }): Promise<Scoring>;
-  /** Sentences of each document of JSONL inputs (text field "text"), in input order, in batches: as segmentScores splits them. */
-  sentenceCounts(inputs: string[]): AsyncIterable<number[]>;
+  /**
+   * Sentences and segment bytes of each document of JSONL inputs (text field "text"), in input
+   * order, in batches: as segmentScores splits and cuts them into segments of `segment` sentences.
+   */
+  docSizes(inputs: string[], segment: number): AsyncIterable<DocSize[]>;
   /** Segment records of JSONL inputs (text field "text"), in input order. */
   segmentScores(inputs: string[], scorer: Scoring, segment: number): AsyncIterable<SegmentRecord[]>;
-  /** 1 = kept: exactly `keep` of the total weight (ties by index). */
+  /** 1 = kept: exactly `keep` of the total weight (sentences or bytes; ties by index). */
   selectKept(scores: Float64Array, weights: Float64Array, keep: number): Uint8Array;
 }

@@ -11,7 +11,8 @@ import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from '.
 import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
-import { cutsAtShare, keptCharShare, type ScoredSegments, type ShareCut } from './share-cuts.js';
+import { cutsAtShare, keptCharShare, keptChars, weightsBy, type ScoredSegments, type ShareCut } from './share-cuts.js';
+import type { KeepBy } from '../cut/exact.js';
 import { sampleSizeFor } from '../model/complete.js';
 import { ScoreSketch } from '../cut/sketch.js';
 import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
@@ -30,6 +31,8 @@ export interface MethodResult {
   precisionChars: number;
   /** Kept in-domain sentences / all in-domain sentences of the mix. */
   recall: number;
+  /** Kept characters (segment bytes) / all characters scored: how much of the text the keep kept. */
+  keptText: number;
   seconds: number;
   fitSeconds: number;
   keptSentences: number;
@@ -66,9 +69,11 @@ export interface MixSummary {
 export interface EvalResult {
   spec: string;
   inDomain: string;
-  /** Share of the sentences each method kept (and its fit was sized for). */
+  /** Share of the sentences (or bytes, by keepBy) each method kept (and its fit was sized for). */
   keep: number;
-  /** "share": keep is the in-domain share of the mix's sentences (spec keep "share"); "fixed": the spec's number. */
+  /** What the keep counts, as filter's --keep-by. */
+  keepBy: KeepBy;
+  /** "share": keep is the in-domain share of the mix's sentences or bytes (spec keep "share"); "fixed": the spec's number. */
   keepRule: 'share' | 'fixed';
   /** In-domain share of the sentences scored (what random selection keeps). */
   inDomainShare: number;
@@ -89,6 +94,8 @@ export interface RunOptions {
   workDir?: string;
   /** Score only the mix prefix up to this many sentences (whole documents; the mix is interleaved, so a prefix keeps the proportions). */
   maxSentences?: number;
+  /** What the keep counts, as filter's --keep-by (default sentences). */
+  keepBy?: KeepBy;
   log?: (line: string) => void;
 }
 
@@ -174,32 +181,36 @@ async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<E
 }
 
 /**
- * In-domain and all sentences of the mix (its prefix with maxSentences, cut as scoreMix cuts
- * it: whole documents until the limit is reached), counted before any method runs.
+ * In-domain and all sentences (or segment bytes) of the mix (its prefix with maxSentences,
+ * cut as scoreMix cuts it: whole documents until the limit is reached), counted before any
+ * method runs.
  */
-async function countSentences(engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number): Promise<{ inDomain: number; all: number }> {
+async function countMix(engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number, segment: number, keepBy: KeepBy): Promise<{ inDomain: number; all: number }> {
   let inDomain = 0;
   let all = 0;
+  let sentences = 0;
   let doc = 0;
-  outer: for await (const counts of engine.sentenceCounts([mix.file])) {
-    for (const n of counts) {
-      if (n > 0 && all >= maxSentences) break outer;
+  outer: for await (const sizes of engine.docSizes([mix.file], segment)) {
+    for (const size of sizes) {
+      if (size.sentences > 0 && sentences >= maxSentences) break outer;
+      const n = keepBy === 'bytes' ? size.bytes : size.sentences;
       if (mix.docLabel[doc++] === inIdx) inDomain += n;
       all += n;
+      sentences += size.sentences;
     }
   }
   return { inDomain, all };
 }
 
-/** The spec's keep as a number: "share" is the in-domain share of the sentences to be scored. */
-async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number, log: (line: string) => void): Promise<number> {
+/** The spec's keep as a number: "share" is the in-domain share of the sentences (or bytes) to be scored. */
+async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, inIdx: number, maxSentences: number, keepBy: KeepBy, log: (line: string) => void): Promise<number> {
   if (spec.keep !== 'share') return spec.keep;
-  const { inDomain, all } = await countSentences(engine, mix, inIdx, maxSentences);
+  const { inDomain, all } = await countMix(engine, mix, inIdx, maxSentences, spec.segment, keepBy);
   const share = all > 0 ? inDomain / all : 0;
   if (!(share > 0 && share < 1)) {
-    throw new TadpoleError('TADPOLE_INPUT', `keep "share": the mix has ${inDomain} ${spec.inDomain} sentences of ${all}, so there is no share strictly between 0 and 1 to keep`);
+    throw new TadpoleError('TADPOLE_INPUT', `keep "share": the mix has ${inDomain} ${spec.inDomain} ${keepBy} of ${all}, so there is no share strictly between 0 and 1 to keep`);
   }
-  log(`keep: the ${spec.inDomain} share of the mix's sentences, ${inDomain} of ${all} (${(share * 100).toFixed(2)}%)`);
+  log(`keep: the ${spec.inDomain} share of the mix's ${keepBy}, ${inDomain} of ${all} (${(share * 100).toFixed(2)}%)`);
   return share;
 }
 
@@ -224,7 +235,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     const task = await fileSetSentences(opts.engine, spec.task, join(dir, 'task.jsonl'), 'task', spec.maxTaskSentences, spec.seed);
     const inIdx = mix.labels.indexOf(spec.inDomain);
     const maxSentences = opts.maxSentences ?? Infinity;
-    const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, log);
+    const keepBy = opts.keepBy ?? 'sentences';
+    const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, keepBy, log);
     // As filter draws it to complete a model: a small share to keep asks for a larger sample.
     const sampleSize = sampleSizeFor(spec.generalSample, keep);
     const sampled = opts.engine.sampleGeneral
@@ -250,7 +262,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         try {
           log(`${title}: scoring the mix`);
           const scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
-          return { scored, kept: opts.engine.selectKept(scored.scores, scored.weights, keep), fitSeconds };
+          return { scored, kept: opts.engine.selectKept(scored.scores, weightsBy(scored, keepBy), keep), fitSeconds };
         } finally {
           await scorer.dispose();
         }
@@ -285,7 +297,9 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const kept_share: Record<string, number> = {};
       mix.labels.forEach((label, l) => (kept_share[label] = keptTotal > 0 ? (keptBy[l] as number) / keptTotal : 0));
       const inKept = keptBy[inIdx] as number;
-      const inShare = total > 0 ? (allBy[inIdx] as number) / total : 0;
+      const chars = keptChars(scored, kept, inIdx);
+      // The cuts at the share count what the keep counts: the in-domain share of sentences or bytes.
+      const inShare = keepBy === 'bytes' ? (chars.all > 0 ? chars.allIn / chars.all : 0) : total > 0 ? (allBy[inIdx] as number) / total : 0;
       results.push({
         name: title,
         method: m.name,
@@ -294,6 +308,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         precision: keptTotal > 0 ? inKept / keptTotal : 0,
         precisionChars: keptCharShare(scored, kept, inIdx),
         recall: (allBy[inIdx] as number) > 0 ? inKept / (allBy[inIdx] as number) : 0,
+        keptText: chars.all > 0 ? chars.kept / chars.all : 0,
         seconds,
         fitSeconds,
         keptSentences: keptTotal,
@@ -303,7 +318,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         histogram: scoreHistogram(scored.scores, scored.weights, scored.labels, L, cut),
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
-        atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k)),
+        atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k), undefined, keepBy),
         ...taskShareOfScores(scored),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
@@ -320,6 +335,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       spec: spec.name,
       inDomain: spec.inDomain,
       keep,
+      keepBy,
       keepRule: spec.keep === 'share' ? 'share' : 'fixed',
       inDomainShare: mixSummary?.[inIdx]?.share ?? 0,
       segment: spec.segment,

@@ -150,12 +150,13 @@ function shortName(spec: string): string {
 
 /** The share kept: one figure, or the most common one and the mixes that keep another. */
 function keepsOf(results: EvalResult[]): string {
-  if (results.length > 0 && results.every((r) => r.keepRule === 'share')) return "each mix's in-domain share of sentences";
+  if (results.length > 0 && results.every((r) => r.keepRule === 'share')) return `each mix's in-domain share of ${results[0]?.keepBy ?? 'sentences'}`;
   const count = new Map<number, number>();
   for (const r of results) count.set(r.keep, (count.get(r.keep) ?? 0) + 1);
   const common = [...count].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0];
   const others = results.filter((r) => r.keep !== common).map((r) => `${shortName(r.spec)} ${pct(r.keep)}`);
-  return others.length ? `${pct(common)}; ${others.join(', ')}` : pct(common);
+  const unit = ` of ${results[0]?.keepBy ?? 'sentences'}`;
+  return others.length ? `${pct(common)}${unit}; ${others.join(', ')}` : `${pct(common)}${unit}`;
 }
 
 /**
@@ -163,12 +164,12 @@ function keepsOf(results: EvalResult[]): string {
  * mix's in-domain share; precision mean and minimum, recall mean. (Suites with a fixed keep
  * have the cuts in --json only: their table is about their own keep.)
  */
-function shareTable(summary: SuiteSummary): string[] {
+function shareTable(summary: SuiteSummary, keepBy: string): string[] {
   const factors = summary.rows.find((r) => r.atShare)?.atShare?.map((c) => c.factor) ?? [];
   if (factors.length === 0) return [];
   const rows: string[][] = [['method', ...factors.flatMap((f) => [`${factorLabel(f)} mean`, `${factorLabel(f)} min`, `${factorLabel(f)} recall`])]];
   for (const r of summary.rows) rows.push([r.method, ...factors.flatMap((_, k) => (r.atShare?.[k] ? [pct(r.atShare[k].precisionMean), pct(r.atShare[k].precisionMin), pct(r.atShare[k].recallMean)] : ['-', '-', '-']))]);
-  return ['', `at ${factors.map(factorLabel).join(', ')} each mix's in-domain share of sentences (one fit per method, sized for 1x): in-domain share of kept characters, mean and min over the mixes; recall: mean share of in-domain characters kept`, grid(rows)];
+  return ['', `at ${factors.map(factorLabel).join(', ')} each mix's in-domain share of ${keepBy} (one fit per method, sized for 1x): in-domain share of kept characters, mean and min over the mixes; recall: mean share of in-domain characters kept`, grid(rows)];
 }
 
 /**
@@ -183,7 +184,7 @@ export function formatSuite(summary: SuiteSummary, results: EvalResult[], headin
   const charShare = (r: EvalResult) => (r.mix.find((m) => m.label === r.inDomain)?.bytes ?? 0) / Math.max(1, r.mix.reduce((a, m) => a + m.bytes, 0));
   if (opts.shares !== false) rows.push(['(in-domain share of mix)', ...results.map((r) => pct(charShare(r))), '', '', '']);
   for (const r of summary.rows) rows.push([r.method, ...summary.mixes.map((s) => pct(r.byMix[s])), pct(r.mean), pct(r.min), r.seconds.toFixed(1)]);
-  const shares = results.length > 0 && results.every((r) => r.keepRule === 'share') ? shareTable(summary) : [];
+  const shares = results.length > 0 && results.every((r) => r.keepRule === 'share') ? shareTable(summary, results[0]?.keepBy ?? 'sentences') : [];
   // Leaving out the only mix leaves nothing to choose by.
   if (summary.mixes.length < 2) return [...head, grid(rows), ...shares].join('\n') + '\n';
   const loo = leaveOneOut(summary);

@@ -192,7 +192,7 @@ export function renderReport(r: EvalResult, opts: { generated?: string } = {}): 
 <title>tadpole eval — ${esc(r.spec)}</title><style>${CSS}</style></head>
 <body><main>
 <h1>Where does the kept text come from?</h1>
-<p class="sub">${esc(r.spec)} · task in-domain source: <b>${esc(r.inDomain)}</b> · each method keeps the ${pct(r.keep, 0)} of sentences it scores most task-like (TADPOLE paper, Figure 5)</p>
+<p class="sub">${esc(r.spec)} · task in-domain source: <b>${esc(r.inDomain)}</b> · each method keeps the ${pct(r.keep, 0)} of ${r.keepBy} it scores most task-like (TADPOLE paper, Figure 5)</p>
 <div class="kpis">${kpis}</div>
 <section class="card"><h2>Kept share per source</h2>
 <p class="note">Each bar is 100% of what a method kept, split by the source it came from. The dashed line is the ${esc(r.inDomain)} share of the input mix: a method to the right of it prefers in-domain text.</p>

@@ -17,7 +17,7 @@ function grid(rows: string[][], rightFrom: number): string {
  */
 export function formatTable(r: EvalResult): string {
   const head = [
-    `${r.spec}: keep ${pct(r.keep)} of sentences${r.keepRule === 'share' ? ` (the ${r.inDomain} share of the mix's sentences)` : ''}, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
+    `${r.spec}: keep ${pct(r.keep)} of ${r.keepBy}${r.keepRule === 'share' ? ` (the ${r.inDomain} share of the mix's ${r.keepBy})` : ''}, segments of ${r.segment}, seed ${r.seed}; in-domain: ${r.inDomain}`,
     `task: ${r.taskSentences} sentences; general sample: ${r.generalSentences} sentences`,
     `per source: share of the kept sentences; precision: ${r.inDomain} share of the kept sentences; chars: of the kept characters (the suite's measure); recall: share of ${r.inDomain} sentences kept`,
     '',
@@ -55,7 +55,7 @@ function shareCuts(r: EvalResult): string[] {
   for (const m of r.methods) rows.push([m.name, ...m.atShare.flatMap((c) => [pct(c.precisionChars), pct(c.recallChars)])]);
   return [
     '',
-    `at ${cuts.map((c) => factorLabel(c.factor)).join(', ')} the ${r.inDomain} share (keep ${cuts.map((c) => pct(c.keep)).join(', ')} of sentences; one fit, sized for 1x): precision: ${r.inDomain} share of the kept characters; recall: share of ${r.inDomain} characters kept`,
+    `at ${cuts.map((c) => factorLabel(c.factor)).join(', ')} the ${r.inDomain} share (keep ${cuts.map((c) => pct(c.keep)).join(', ')} of ${r.keepBy}; one fit, sized for 1x): precision: ${r.inDomain} share of the kept characters; recall: share of ${r.inDomain} characters kept`,
     grid(rows, 1),
   ];
 }
@@ -66,6 +66,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
     spec: r.spec,
     in_domain: r.inDomain,
     keep: r.keep,
+    keep_by: r.keepBy,
     keep_rule: r.keepRule,
     in_domain_share: r.inDomainShare,
     segment: r.segment,
@@ -80,10 +81,11 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       precision: m.precision,
       precision_chars: m.precisionChars,
       recall: m.recall,
+      kept_text: m.keptText,
       seconds: m.seconds,
       kept_sentences: m.keptSentences,
       total_sentences: m.totalSentences,
-      at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
+      at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, kept_text: c.keptText, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
       ...(m.taskShare ? { task_share: m.taskShare } : {}),
       ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),

@@ -122,4 +122,22 @@ describe.skipIf(!sharedDir())('runEval with keep "share"', () => {
     }
     expect(toJSON(r)).toMatchObject({ keep: r.keep, keep_rule: 'share', in_domain_share: r.keep });
   }, 60_000);
+  it('with keepBy bytes, keeps the in-domain share of the scored bytes, and that share of the text', async () => {
+    const spec = await loadSpec(SMOKE);
+    spec.keep = 'share';
+    const r = await runEval(spec, { engine: defaultEngine, methods: ['contrast', 'random'], maxSentences: 1500, keepBy: 'bytes' });
+    const bio = r.mix.find((m) => m.label === 'bio')!;
+    const bytes = r.mix.reduce((a, m) => a + m.bytes, 0);
+    expect(r.keepBy).toBe('bytes');
+    // The share is counted before the fit, as the scoring measures segment bytes afterwards.
+    expect(r.keep).toBe(bio.bytes / bytes);
+    expect(r.inDomainShare).not.toBe(r.keep);
+    // Every cut keeps its share of the bytes to within half a segment (of the ≈200 kB scored, under 1%).
+    for (const m of r.methods) {
+      expect(Math.abs(m.keptText - r.keep)).toBeLessThan(0.01);
+      expect(m.atShare.map((c) => c.keep)).toEqual([0.5 * r.keep, r.keep, 2 * r.keep]);
+      expect(m.atShare[1]!.keptText).toBe(m.keptText);
+    }
+    expect(toJSON(r)).toMatchObject({ keep_by: 'bytes', keep: r.keep });
+  }, 60_000);
 });

@@ -61,7 +61,7 @@ describe('document split, chunking and record filters (suite specs)', () => {
 
 function result(spec: string, byMethod: Record<string, number>): EvalResult {
   const methods = Object.entries(byMethod).map(([name, p]) => ({ name, precisionChars: p, seconds: 1 }) as unknown as MethodResult);
-  return { spec, inDomain: 'x', keep: 0.2, keepRule: 'fixed', inDomainShare: 0.3, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
+  return { spec, inDomain: 'x', keep: 0.2, keepBy: 'sentences', keepRule: 'fixed', inDomainShare: 0.3, segment: 15, seed: 1, labels: ['x'], mix: [{ label: 'x', docs: 1, bytes: 1, sentences: 1, share: 0.3, availableBytes: 1 }], taskSentences: 1, generalSentences: 1, methods };
 }
 
 describe('suite summary', () => {
@@ -93,11 +93,11 @@ describe('suite summary', () => {
     const text = formatSuite(summarizeSuite(results), results, 'suite');
     expect(text).toMatch(/m2\s+95\.0%\s+50\.0%\s+99\.0%\s+81\.3%\s+50\.0%/);
     expect(text).toContain('leave-one-domain-out');
-    expect(text).toContain('(keep 20.0%, segments of 15)');
+    expect(text).toContain('(keep 20.0% of sentences, segments of 15)');
   });
   it('names the mixes that keep another share than the rest', () => {
     const mixed = [...results.slice(0, 2), { ...results[2]!, keep: 0.1 }];
-    expect(formatSuite(summarizeSuite(mixed), mixed, 'suite')).toContain('(keep 20.0%; c 10.0%, segments of 15)');
+    expect(formatSuite(summarizeSuite(mixed), mixed, 'suite')).toContain('(keep 20.0% of sentences; c 10.0%, segments of 15)');
   });
   it('over draws: the worst draw per method and mix, the mean of every draw and mix, the minimum of all', () => {
     const other = [result('suite-a', { m1: 0.7, m2: 0.97 }), result('suite-b', { m1: 0.9, m2: 0.6 }), result('suite-c', { m1: 0.8, m2: 0.99 })];

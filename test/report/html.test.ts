@@ -5,7 +5,7 @@ import type { EvalResult } from '../../src/eval/run.js';
 
 /** Cuts at 0.5x, 1x, 2x the in-domain share (0.4 of the sentences). */
 function cuts(precision: number[], recall: number[]): EvalResult['methods'][number]['atShare'] {
-  return [0.5, 1, 2].map((factor, k) => ({ factor, keep: Math.min(1, factor * 0.4), precisionChars: precision[k]!, recallChars: recall[k]! }));
+  return [0.5, 1, 2].map((factor, k) => ({ factor, keep: Math.min(1, factor * 0.4), keptText: Math.min(1, factor * 0.4), precisionChars: precision[k]!, recallChars: recall[k]! }));
 }
 
 function result(): EvalResult {
@@ -15,6 +15,7 @@ function result(): EvalResult {
     spec: 'toy <spec>',
     inDomain: 'bio',
     keep: 0.2,
+    keepBy: 'sentences',
     keepRule: 'fixed',
     inDomainShare: 0.4,
     segment: 15,
@@ -27,8 +28,8 @@ function result(): EvalResult {
     taskSentences: 10,
     generalSentences: 20,
     methods: [
-      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, precisionChars: 0.93, recall: 0.45, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist, atShare: cuts([0.95, 0.93, 0.6], [0.24, 0.46, 0.62]) },
-      { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, precisionChars: 0.4, recall: 0.2, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist, atShare: cuts([0.41, 0.4, 0.38], [0.1, 0.2, 0.39]) },
+      { name: 'tadpole[hash]', method: 'tadpole', embedder: 'hash', kept_share: { news: 0.1, bio: 0.9 }, precision: 0.9, precisionChars: 0.93, recall: 0.45, keptText: 0.21, seconds: 1.5, fitSeconds: 1, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist, atShare: cuts([0.95, 0.93, 0.6], [0.24, 0.46, 0.62]) },
+      { name: 'random', method: 'random', embedder: null, kept_share: { news: 0.6, bio: 0.4 }, precision: 0.4, precisionChars: 0.4, recall: 0.2, keptText: 0.19, seconds: 0.1, fitSeconds: 0, keptSentences: 20, totalSentences: 100, keptSegments: 2, totalSegments: 8, histogram: hist, atShare: cuts([0.41, 0.4, 0.38], [0.1, 0.2, 0.39]) },
     ],
   };
 }
@@ -61,6 +62,7 @@ describe('table and JSON', () => {
   });
   it('with keep "share", the table adds each method\'s cuts at 0.5x, 1x and 2x the share; with a fixed keep only the JSON has them', () => {
     const shared = { ...result(), keep: 0.4, keepRule: 'share' as const };
+    expect(formatTable({ ...shared, keepBy: 'bytes' })).toContain("keep 40.0% of bytes (the bio share of the mix's bytes)");
     const t = formatTable(shared);
     expect(t).toContain('keep 40.0% of sentences (the bio share of the mix\'s sentences)');
     expect(t).toContain('at 0.5x, 1x, 2x the bio share (keep 20.0%, 40.0%, 80.0% of sentences; one fit, sized for 1x)');
@@ -70,9 +72,9 @@ describe('table and JSON', () => {
     const j = toJSON(result()) as { keep_rule: string; in_domain_share: number; methods: Array<{ at_share: unknown }> };
     expect([j.keep_rule, j.in_domain_share]).toEqual(['fixed', 0.4]);
     expect(j.methods[1]!.at_share).toEqual([
-      { factor: 0.5, keep: 0.2, precision_chars: 0.41, recall_chars: 0.1 },
-      { factor: 1, keep: 0.4, precision_chars: 0.4, recall_chars: 0.2 },
-      { factor: 2, keep: 0.8, precision_chars: 0.38, recall_chars: 0.39 },
+      { factor: 0.5, keep: 0.2, kept_text: 0.2, precision_chars: 0.41, recall_chars: 0.1 },
+      { factor: 1, keep: 0.4, kept_text: 0.4, precision_chars: 0.4, recall_chars: 0.2 },
+      { factor: 2, keep: 0.8, kept_text: 0.8, precision_chars: 0.38, recall_chars: 0.39 },
     ]);
   });
   it('the JSON has the documented method keys', () => {
