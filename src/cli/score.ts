@@ -10,6 +10,7 @@ import { segmentsOf } from '../pipeline/segments.js';
 import { completeFromCorpus } from '../pipeline/complete.js';
 import { needsCompletion } from '../model/complete.js';
 import { STDIN } from '../io/input.js';
+import { refuseReadOnce } from '../io/input-kind.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
@@ -69,6 +70,7 @@ export const command: Command = {
     if (needsCompletion(model) && inputs.includes(STDIN)) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
     }
+    if (needsCompletion(model)) refuseReadOnce(inputs, 'score (completing this model from the corpus)');
     const overrides = embedderOverridesFrom(args, io);
     const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
     const workers = workersFrom(args, inputs);
@@ -128,6 +130,7 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
   const progress = progressFor(io, quiet);
   const batch = num(args, 'batchSentences');
   const inputs = inputsFrom(args);
+  refuseReadOnce(inputs, 'score --run-dir');
   const trap = trapSignals('score', 'the shard is kept: rerun with --resume');
   try {
     const s = await scoreStage({

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
 import { readHead, sniff, type FormatKind } from './format/magic.js';
 import { JSONL_SNIFF_BYTES, looksLikeJsonl } from './format/jsonl-sniff.js';
 import { STDIN } from './input.js';
@@ -78,6 +79,41 @@ export function kindOf(ref: InputRef, format: InputFormat): InputKind {
 
 export function resolveInputs(inputs: readonly InputRef[], format: InputFormat): InputKind[] {
   return inputs.map((i) => kindOf(i, format));
+}
+
+/**
+ * What an input is when it can be read only once: a named pipe (also `/dev/stdin` or
+ * `/dev/fd/N` over a pipe), a socket or a character device. Told by stat, never by opening
+ * it: opening a pipe that has no writer blocks in open(2), where no signal ends the wait.
+ */
+export function readOnce(input: string): string | undefined {
+  if (input === STDIN) return undefined;
+  let st;
+  try {
+    st = statSync(input);
+  } catch {
+    return undefined; // missing: the reader says so when it opens it
+  }
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  return undefined;
+}
+
+/**
+ * Refuses, before anything is opened or written, an input that can be read only once where
+ * `command` reads its inputs twice (or fingerprints them first). stdin itself is spooled to a
+ * file and read again: that is the way to give such a stream.
+ */
+export function refuseReadOnce(inputs: readonly InputRef[], command: string): void {
+  for (const ref of inputs) {
+    const path = inputPath(ref);
+    const what = readOnce(path);
+    if (!what) continue;
+    // stdin by another name (`/dev/stdin`, `/dev/fd/0`, a shell's `<(...)`): `-` is the same stream, spooled.
+    const instead = /^\/(dev|proc\/self)\/(stdin|fd\/\d+)$/.test(path) ? `give - (stdin) instead of ${path}, or pipe it to stdin` : `pipe it to stdin instead (cat ${path} | tadpole ${command.split(' ')[0]} ... -)`;
+    throw new TadpoleError('TADPOLE_INPUT', `${path} is ${what}, which can be read only once, and ${command} reads its input twice: ${instead}, which is spooled and read again, or copy it to a file`, { file: path });
+  }
 }
 
 /** Compressed (or re-encoded) bytes: read from the start, never seeked into. */

@@ -7,6 +7,7 @@ import type { KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
+import { refuseReadOnce } from '../io/input-kind.js';
 import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
@@ -66,6 +67,7 @@ export interface RunDirFilterOptions {
 export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterStats & { closedEarly: boolean }> {
   const t0 = performance.now();
   checkFilterOptions(opts);
+  refuseReadOnce(opts.inputs, 'filter --run-dir');
   mkdirSync(opts.runDir, { recursive: true });
   const paths = runPaths(opts.runDir);
   const lock = RunLock.acquire(paths.lock, `run directory ${opts.runDir}`);

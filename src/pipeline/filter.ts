@@ -8,7 +8,7 @@ import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
-import { inputPath, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
+import { inputPath, refuseReadOnce, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
@@ -105,6 +105,8 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   try {
     checkFilterOptions(given);
+    // The cut reads the input twice, and so does a completion from it: a pipe given by name is refused before it is opened.
+    if (given.threshold === undefined || (!given.scorer && needsCompletion(given.model))) refuseReadOnce(given.inputs, 'filter');
   } catch (err) {
     await given.sink.abort(); // a refused run leaves no temp file beside its output
     throw err;
