@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT, TadpoleError } from '../core/errors.js';
+import { EXIT, storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 import { printable } from '../core/printable.js';
 import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
 import { closest } from '../core/suggest.js';
@@ -90,6 +90,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     const e = err as NodeJS.ErrnoException;
     if (e?.code === 'EPIPE') return EXIT.ok;
+    // A write that no step named (a full or read-only disk under a scratch file) is still exit 5 and one line.
+    if (storageFault(err)) {
+      io.stderr.write(`tadpole ${name}: error: ${writeFailure(e.path ?? 'a file', err).message}\n`);
+      return EXIT.io;
+    }
     io.stderr.write(`tadpole ${name}: internal error: ${e?.stack ?? String(err)}\n`);
     return EXIT.failure;
   }
