@@ -12,6 +12,31 @@ function parquetMetadata(footer: Buffer): import('hyparquet').FileMetaData {
   return hyparquet.parquetMetadata(footer);
 }
 
+/**
+ * A footer that decoded into something that is not Parquet metadata (damaged bytes that are
+ * still valid thrift) is refused here, before any code walks its fields.
+ */
+export function checkedMetadata(meta: import('hyparquet').FileMetaData): import('hyparquet').FileMetaData {
+  const groups: unknown = meta?.row_groups;
+  const ok =
+    Array.isArray(meta?.schema) &&
+    meta.schema.length > 0 &&
+    Array.isArray(groups) &&
+    groups.every((g: { columns?: unknown; num_rows?: unknown }) => Array.isArray(g?.columns) && Number(g.num_rows) >= 0);
+  if (!ok) throw new Error('its metadata has no schema or row groups');
+  return meta;
+}
+
+/**
+ * The one line for a Parquet file whose footer cannot be read: hyparquet's own words where it
+ * has some (a thrift error), never a JavaScript TypeError from walking damaged metadata.
+ */
+export function unreadableParquet(name: string, err: unknown): TadpoleError {
+  const e = err as Error;
+  const detail = e instanceof TypeError || e instanceof RangeError ? 'its metadata does not decode' : e?.message;
+  return new TadpoleError('TADPOLE_INPUT', `${name}: not a readable Parquet file: the footer is damaged or truncated (${detail}); rewrite the file, or give the source it came from`, { file: name, cause: err });
+}
+
 /** Where each row group of a Parquet file starts: its first row and its first byte. */
 export interface RowGroupStart {
   row: number;
@@ -33,7 +58,7 @@ export function parquetRowGroupStarts(path: string): RowGroupStart[] {
     if (tail.length < 8 || metaLen + 8 > size) throw new Error('footer is damaged');
     const footer = Buffer.alloc(metaLen + 8);
     readSync(fd, footer, 0, footer.length, size - footer.length);
-    const meta = parquetMetadata(footer);
+    const meta = checkedMetadata(parquetMetadata(footer));
     const starts: RowGroupStart[] = [];
     let row = 0;
     for (const group of meta.row_groups) {
@@ -47,7 +72,7 @@ export function parquetRowGroupStarts(path: string): RowGroupStart[] {
     }
     return starts;
   } catch (err) {
-    throw new TadpoleError('TADPOLE_INPUT', `${path}: not a readable Parquet file (${(err as Error).message})`, { file: path, cause: err });
+    throw unreadableParquet(path, err);
   } finally {
     closeSync(fd);
   }

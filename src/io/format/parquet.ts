@@ -2,6 +2,7 @@ import * as zlib from 'node:zlib';
 import { TadpoleError } from '../../core/errors.js';
 import type { ByteRange } from '../input.js';
 import { HAS_BUILTIN_ZSTD } from './zstd.js';
+import { checkedMetadata, unreadableParquet } from './parquet-plan.js';
 
 /**
  * Parquet read with hyparquet, one row group at a time, so memory is bounded by one row
@@ -36,13 +37,14 @@ export async function* parquetRows(path: string, name: string, textField: string
   const zstdPage = await zstdPageDecoder();
   let file;
   let metadata;
+  let columns: string[];
   try {
     file = await asyncBufferFromFile(path);
-    metadata = await parquetMetadataAsync(file);
+    metadata = checkedMetadata(await parquetMetadataAsync(file));
+    columns = parquetSchema(metadata).children.map((c) => c.element.name);
   } catch (err) {
-    throw new TadpoleError('TADPOLE_INPUT', `${name}: not a readable Parquet file (${(err as Error).message})`, { file: name, cause: err });
+    throw unreadableParquet(name, err);
   }
-  const columns = parquetSchema(metadata).children.map((c) => c.element.name);
   if (!columns.includes(textField)) {
     throw new TadpoleError('TADPOLE_INPUT', `${name}: Parquet has no "${textField}" column (columns: ${columns.slice(0, 12).join(', ')}${columns.length > 12 ? ', ...' : ''}); name the text column with --text-field NAME`, { file: name });
   }
