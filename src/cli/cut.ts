@@ -1,5 +1,5 @@
 import { describeTaskShare } from '../cut/share-estimate.js';
-import { writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
 import { cutStage } from '../pipeline/shard-run.js';
@@ -27,7 +27,7 @@ export const command: Command = {
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
     const { replaced, ...cut } = cutStage(runDir, num(args, 'keep') ?? 0.2, (str(args, 'keepBy') ?? 'sentences') as KeepBy, io.env.TADPOLE_TEST_CRASH_AT);
     const statsPath = str(args, 'stats');
-    if (statsPath) writeFileSync(statsPath, JSON.stringify(cut, null, 2) + '\n');
+    if (statsPath) writeFileAtomic(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {
       io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
       if (cut.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(cut.taskShare)}\n`);
