@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { writeFailure } from '../core/errors.js';
@@ -53,11 +53,13 @@ export function writeAllSync(fd: number, data: Uint8Array, offset = 0, length = 
 
 /** Write, fsync, rename: a reader never sees a half-written file, and a file that did not fit is never renamed into place. */
 export function writeFileAtomic(path: string, data: string | Buffer): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  if (isDeviceOrPipe(path)) return writeInPlace(path, bytes);
   const tmp = tempPathFor(path);
   try {
     const fd = openSync(tmp, 'w');
     try {
-      writeAllSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      writeAllSync(fd, bytes);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -65,6 +67,30 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
+    throw writeFailure(path, err, path);
+  }
+}
+
+/** An existing path that is not a regular file (/dev/full, /dev/stdout, a fifo): renaming over it would replace the node itself. */
+function isDeviceOrPipe(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A device or pipe is written as it is, like a Sink to one: nothing to rename, and its errors (ENOSPC from /dev/full) are the write's. */
+function writeInPlace(path: string, bytes: Buffer): void {
+  try {
+    const fd = openSync(path, 'a');
+    try {
+      writeAllSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
     throw writeFailure(path, err, path);
   }
 }

@@ -17,7 +17,8 @@ import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
-import { Progress } from './progress.js';
+import { cutLine, Progress } from './progress.js';
+import { heldOutEntry, type HeldOut } from '../model/describe.js';
 import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
@@ -95,6 +96,12 @@ export interface FilterStats {
    * segment scores of pass 1 (cut/share-estimate.ts); absent when they show no task-like part.
    */
   taskShare?: TaskShare;
+  /**
+   * The default's held-out measure of the model that scored (completed from this corpus, or as
+   * fitted): AUROC of the chosen scorer on task and corpus sentences set aside; absent for
+   * methods that measure none.
+   */
+  heldOut?: HeldOut;
   /** The input was cut into this many byte ranges, filtered apart by the scoring threads (range-filter.ts); absent when it was read in one stream. */
   ranges?: number;
   /** Scoring threads, the main thread included: --workers, or what its default chose for this input; absent when this call scored nothing (a resumed run past its scoring). */
@@ -140,7 +147,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     }
     const spool = completes && usesStdin ? openSpool(spoolPath) : undefined;
     if (completes && workers > 1) early = await ScoringPool.open(null, {}, workers);
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     if (spool) {
       await closeSpool(spool);
       // The spool's kind, as the sampler resolved it when it copied stdin there.
@@ -174,6 +181,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     seconds: { open: (tOpen - t0) / 1000, pass1: 0, cut: 0, pass2: 0, total: 0 },
     closedEarly: false,
     ...(completion.info ? { completion: completion.info } : {}),
+    ...heldOutEntry(completion.model),
     threads: threadsOf(scorer),
   };
   const counters = new ReadCounters();
@@ -263,6 +271,8 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
     stats.seconds.pass2 = (performance.now() - t3) / 1000;
     return;
   }
+  // The cut reads the spill on this thread: one line says what it is doing while it does.
+  opts.progress?.(cutLine(sketch.totals().segments, opts.keep, opts.keepBy));
   const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
   const share = estimateTaskShare(sketch);
   if (share) stats.taskShare = share;
