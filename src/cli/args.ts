@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import { closest } from '../core/suggest.js';
+import { nearMisses } from '../core/suggest.js';
 import { wrapWords } from '../core/wrap.js';
 
 export type FlagType = 'string' | 'number' | 'int' | 'boolean' | 'list';
@@ -85,7 +85,8 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       }
     }
     if (!f) {
-      const guess = closest(name, [...byName.keys()].filter((k) => k.startsWith('--')));
+      const guesses = nearMisses(name, [...byName.keys()].filter((k) => k.startsWith('--')));
+      const guess = guesses.length > 1 ? `${guesses.slice(0, -1).join(', ')} or ${guesses.at(-1) as string}` : guesses[0];
       throw usageError(`unknown option ${name} for 'tadpole ${spec.name}'${guess ? `; did you mean ${guess}?` : ''} (see 'tadpole ${spec.name} --help')`);
     }
     const key = camel(f.name);

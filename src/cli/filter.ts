@@ -9,6 +9,7 @@ import { checkFilterOptions } from '../pipeline/checks.js';
 import type { OutFormat } from '../pipeline/runs.js';
 import { readModel } from '../model/file.js';
 import { describeTaskShare } from '../cut/share-estimate.js';
+import { describeHeldOut } from '../model/describe.js';
 import { warnKeep, warnNearRandom } from './model-warnings.js';
 import { runFilter } from '../pipeline/filter.js';
 import { runFilterInDir } from '../pipeline/filter-dir.js';
@@ -102,10 +103,12 @@ export const command: Command = {
     const warn = (line: string) => io.stderr.write(`tadpole: warning: ${line}\n`);
     warnNearRandom(model, io);
     warnKeep(model, keep, threshold === undefined && !weights, warn);
-    const log = quiet ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+    // A line said while a progress line is drawn replaces it; the next draw comes below.
+    const lead = progress ? '\r\x1b[K' : '';
+    const log = quiet ? undefined : (line: string) => io.stderr.write(`${lead}tadpole: ${line}\n`);
     // The fit's own steps (every self-training round) only with -v; its warnings always.
     const detail = (line: string) => {
-      if (line.startsWith('warning:')) io.stderr.write(`tadpole: ${line}\n`);
+      if (line.startsWith('warning:')) io.stderr.write(`${lead}tadpole: ${line}\n`);
       else if (verbose && log) log(line);
     };
     const trap = trapSignals('filter', runDir ? `checkpoint kept: rerun with --resume --run-dir ${runDir}` : 'no output written');
@@ -179,6 +182,8 @@ export const command: Command = {
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(stats, null, 2) + '\n');
     const skipped = readerSummary(stats.reader, { textField: reader.textField, stats: !!statsPath });
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
+    // The completed model is not written back to the model file: its measure is said here (and in --stats).
+    if (!quiet && stats.completion && stats.heldOut) io.stderr.write(`tadpole: ${describeHeldOut(stats.heldOut)}\n`);
     if (!quiet && stats.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(stats.taskShare)}\n`);
     if (!quiet && !stats.closedEarly) {
       const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;

@@ -15,7 +15,8 @@ import { explainFit } from '../model/explain.js';
 import * as detectorHelp from '../detect/registry.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { embedderFlags, embedderOverridesFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
+import { embedderFlags, embedderOverridesFrom, endProgress, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
+import { fitStep, PhaseProgress, readingProgress } from '../pipeline/progress.js';
 
 /**
  * Under this many task sentences fit warns. The paper's smallest task set (ChemProt train,
@@ -154,18 +155,23 @@ export const command: Command = {
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
     // Warnings go to stderr under -q too: they are about the model, not progress.
     const quiet = bool(args, 'quiet');
+    // On a terminal, one progress line for the general sample and the fit; a line said meanwhile replaces it.
+    const progress = progressFor(io, quiet);
+    const lead = progress ? '\r\x1b[K' : '';
     const say = (line: string): void => {
-      if (!quiet || line.startsWith('warning:')) io.stderr.write(`tadpole: ${line}\n`);
+      if (!quiet || line.startsWith('warning:')) io.stderr.write(`${lead}tadpole: ${line}\n`);
     };
     // The fit's own steps only with -v; its warnings always.
+    const phase: { fitting?: PhaseProgress } = {};
     const detail = (line: string): void => {
+      phase.fitting?.atRound(line);
       if (line.startsWith('warning:') || bool(args, 'verbose')) say(line);
     };
     const task = await readSentences(taskFiles, reader, { stdin: io.stdin });
     const merged = mergedLinesHint(task, reader);
     if (merged) say(`warning: ${merged}`);
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
-      say(`warning: the task has only ${task.length} sentences (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it`);
+      say(`warning: the task has only ${task.length} sentence${task.length === 1 ? '' : 's'} (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it`);
     }
     const sampleSize = num(args, 'generalSample') ?? 20000;
     // The fit weighs at most avoidShare x the sample of them (select/avoid.ts), so a large
@@ -192,12 +198,14 @@ export const command: Command = {
     if (generalFiles.length > 0) {
       // A --keep under 2.5% asks for a larger sample, as filter's completion does (model/complete.ts).
       const size = sampleSizeFor(sampleSize, typeof options.keep === 'number' ? options.keep : undefined);
-      const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size, seed }, { stdin: io.stdin });
+      const reading = readingProgress('fit: sample --general', generalFiles, progress);
+      const sample = await sampleSentencesOn(workersFrom(args, generalFiles), generalFiles, reader, { size, seed }, { stdin: io.stdin, counters: reading.counters }).finally(reading.stop);
       general = sample.sentences;
       generalGroups = sample.groups;
       say(`general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}`);
       if (sample.differs) say(sample.differs);
     }
+    phase.fitting = new PhaseProgress('fit', progress, fitStep(general.length, task.length));
     const model = await fitModel({
       method,
       task,
@@ -212,6 +220,9 @@ export const command: Command = {
       log: detail,
       // The held-out measure does not hold up the self-training when another core is free.
       ...(measuresAside(num(args, 'workers') === undefined ? availableParallelism() : workersFrom(args, undefined)) ? { chooseAside: chooseOnThread } : {}),
+    }).finally(() => {
+      phase.fitting?.stop();
+      if (progress) endProgress(io, quiet);
     });
     writeModel(out, model);
     say(`fitted ${method} on ${task.length} task sentences${general.length ? ` + ${general.length} general` : ''}; wrote ${out}`);
@@ -224,7 +235,8 @@ export const command: Command = {
  * Plain text is read as documents of sentences: lines with no final stop run together into
  * one sentence. Hard-wrapped prose does that too, but its sentences still end with a stop; a
  * task of one item per line without stops (titles, snippets) gives merged "sentences" that
- * do not. When most merged sentences are of that kind, say which flag reads the lines apart.
+ * do not. When most merged sentences are of that kind, say which flag reads the lines apart,
+ * whatever the file's length: three titles merged into one sentence are as wrong as three hundred.
  */
 export function mergedLinesHint(sentences: string[], reader: { format: string; docPerLine?: boolean }): string | undefined {
   if (reader.docPerLine || (reader.format !== 'auto' && reader.format !== 'text')) return undefined;
@@ -239,6 +251,6 @@ export function mergedLinesHint(sentences: string[], reader: { format: string; d
     merged++;
     if (!/[.!?…:;"'”’)\]]$/.test(t)) stopless++;
   }
-  if (lines < 20 || lines - sentences.length < 0.2 * lines || stopless < 0.5 * merged) return undefined;
+  if (merged === 0 || stopless < 0.5 * merged) return undefined;
   return `the task's ${lines} lines were read as ${sentences.length} sentence${sentences.length === 1 ? '' : 's'}: lines without a final stop run together; if each line is one sentence or item, add --doc-per-line`;
 }

@@ -9,20 +9,22 @@ import type { CliIO, Command } from './command.js';
 const spec: CommandSpec = {
   name: 'model',
   summary: 'show what a fitted model file holds; fetch ONNX models from a Hugging Face hub into the cache, and list the cache',
-  usage: 'tadpole model show MODEL.json [--json] | tadpole model pull <owner/name> [--revision R] [--onnx-file PATH] | tadpole model list [--json]',
+  usage: 'tadpole model show MODEL.json [--json] [-v] | tadpole model pull <owner/name> [--revision R] [--onnx-file PATH] | tadpole model list [--json]',
   flags: [
     { name: 'revision', type: 'string', arg: 'REV', default: 'main', help: 'pull: branch, tag or commit' },
     { name: 'onnx-file', type: 'string', arg: 'PATH', help: 'pull: the .onnx file to fetch (default: onnx/model.onnx, else onnx/model_quantized.onnx, else model.onnx)' },
     { name: 'file', type: 'list', arg: 'PATH...', help: 'pull: extra repo files to fetch' },
     { name: 'all', type: 'boolean', help: 'pull: fetch every file of the repo' },
     { name: 'json', type: 'boolean', help: 'show, list: print JSON' },
+    { name: 'verbose', alias: 'v', type: 'boolean', help: "show: also each scorer's internal name and the method's raw parameters" },
   ],
   notes: [
     'Subcommands:',
     '  show MODEL.json     what a file from tadpole fit holds: method, options, task and sample sizes and',
-    '                      files, the candidates\' held-out AUROC and the choice, the self-training moves,',
-    '                      and whether it waits for the corpus (fitted without --general) or was completed',
-    '                      from one (the sample\'s fingerprint); --json: the same as JSON, without the state',
+    '                      files, the held-out AUROC, the self-training moves, and whether it waits for',
+    '                      the corpus (fitted without --general: filter completes it in each run, says',
+    '                      its AUROC and records it in --stats) or was completed from one (the sample\'s',
+    '                      fingerprint); -v: the scorers\' internal names too; --json: the same as JSON',
     '  pull <owner/name>   download config, tokenizer and one .onnx file into the cache; interrupted',
     '                      downloads resume; every file is checked by size and sha256 (or git blob id)',
     '  list                show cached models',
@@ -87,7 +89,7 @@ export const command: Command = {
     if (sub === 'show') {
       if (rest.length !== 1) throw usageError(`model show takes one model file, got ${rest.length ? rest.join(' ') : 'none'}`);
       const summary = summarizeModel(readModel(rest[0] as string));
-      io.stdout.write(bool(args, 'json') ? JSON.stringify(summary, null, 2) + '\n' : describeModel(summary).join('\n') + '\n');
+      io.stdout.write(bool(args, 'json') ? JSON.stringify(summary, null, 2) + '\n' : describeModel(summary, { verbose: bool(args, 'verbose') }).join('\n') + '\n');
       return 0;
     }
     if (sub === 'pull') {

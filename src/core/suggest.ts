@@ -17,6 +17,22 @@ export function closest(word: string, known: readonly string[]): string | undefi
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
+/**
+ * Every known flag a mistyped one may have meant: the closest by edit distance, else the
+ * flags that share its first word or begin with it (--keep-share: --keep, --keep-by), at most
+ * three, so a guess is offered only where it narrows the choice.
+ */
+export function nearMisses(word: string, known: readonly string[]): string[] {
+  const near = closest(word, known);
+  if (near !== undefined) return [near];
+  const stem = (name: string) => name.replace(/^-+/, '').toLowerCase();
+  const head = (name: string) => stem(name).split('-')[0] as string;
+  const w = stem(word);
+  if (head(word).length < 3) return [];
+  const shared = known.filter((k) => head(k) === head(word) || (w.length >= 3 && stem(k).startsWith(w)));
+  return shared.length <= 3 ? shared : [];
+}
+
 /** Damerau–Levenshtein (optimal string alignment): a swap of two letters counts once. */
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;

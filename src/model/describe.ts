@@ -4,7 +4,7 @@
  * completed from); a user auditing a nightly job should not have to read base64-laden JSON.
  */
 import { describeArtefacts, type TaskArtefact } from '../select/artefacts.js';
-import { autoChoiceOf, describeChoice } from '../select/auto.js';
+import { autoChoiceOf, describeChoice, describeChoiceInWords, heldOutOf } from '../select/auto.js';
 import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
@@ -64,13 +64,41 @@ export function summarizeModel(model: ModelFile): ModelSummary {
   };
 }
 
-export function describeModel(s: ModelSummary): string[] {
+/** The held-out AUROC of a model's chosen scorer and the sentences set aside for it (`--stats` → `heldOut`). */
+export interface HeldOut {
+  auroc: number;
+  task: number;
+  general: number;
+}
+
+/** `{ heldOut }` for a model whose fit measured one (the default), else nothing: spread into stats. */
+export function heldOutEntry(model: ModelFile): { heldOut?: HeldOut } {
+  const choice = model.selector ? autoChoiceOf(model.selector) : undefined;
+  const h = choice ? heldOutOf(choice) : undefined;
+  return h ? { heldOut: h } : {};
+}
+
+/** filter's line for a model it completed: the model file holds no measure, the run does. */
+export function describeHeldOut(h: HeldOut): string {
+  return `the completed model tells ${h.task} held-out task sentences from ${h.general} corpus sentences with AUROC ${h.auroc.toFixed(3)} (1 apart, 0.5 chance)`;
+}
+
+export interface DescribeOptions {
+  /** Also the internal names: each scorer's spec and the method's raw parameters (`model show -v`). */
+  verbose?: boolean;
+}
+
+/** `tadpole model show`: a model file (or its summary) in lines of words. */
+export function describeModel(model: ModelFile | ModelSummary, how: DescribeOptions = {}): string[] {
+  const s = 'explain' in model ? model : summarizeModel(model);
   const opts = Object.entries(s.options).map(([k, v]) => `${k}=${String(v)}`).join(' ');
   const lines = [`method: ${s.method}${s.current ? ` (the default, now named ${s.current})` : ''} (model version ${s.version}), seed ${s.seed}${opts ? `, options ${opts}` : ''}`, ...s.explain.map((l) => `  ${l}`)];
   const files = (f: string[]) => (f.length ? ` from ${f.join(', ')}` : '');
   lines.push(`task: ${s.counts.taskSentences} sentences${files(s.counts.taskFiles)}`);
   if (s.state === 'waiting') {
     lines.push(`general sample: none yet: filter completes the model from a seeded sample of ${s.sampleSize} sentences of the corpus it filters (more when its --keep is under ${SAMPLE_FULL_KEEP * 100}%)`);
+    // The completed model lives in the filter run, not in this file: say where its figures are.
+    lines.push("held-out AUROC and self-training: measured by each filter when it completes the model (filter prints the AUROC; --stats records it as heldOut, -v every step)");
   } else if (s.sample) {
     lines.push(`general sample: ${s.sample.sentences} sentences of the corpus filtered (${s.sample.sampler}, ${(s.sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${s.sample.fingerprint}`);
   } else {
@@ -78,11 +106,12 @@ export function describeModel(s: ModelSummary): string[] {
   }
   if (s.counts.avoidSentences) lines.push(`avoid: ${s.counts.avoidSentences} sentences${files(s.counts.avoidFiles ?? [])}`);
   if (s.embedder) lines.push(`embedder: ${s.embedder}`);
-  if (s.params && !s.choice) lines.push(`params: ${JSON.stringify(s.params)}`);
+  if (s.params && !s.choice && how.verbose) lines.push(`params: ${JSON.stringify(s.params)}`);
   if (s.artefacts) lines.push(describeArtefacts(s.artefacts));
   if (s.functionWords) lines.push(describeFunctionWords(s.functionWords));
   if (s.choice) {
-    lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `contrast: using ${s.choice.chosen}, unmeasured`);
+    if (!how.verbose) lines.push(describeChoiceInWords(s.choice));
+    else lines.push(s.choice.candidates.length ? describeChoice(s.choice) : `contrast: using ${s.choice.chosen}, unmeasured`);
     if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
   }
   if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));

@@ -16,6 +16,7 @@ import type { Ledger } from '../store/ledger.js';
 import { startWorker } from './pool.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
 import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
+import { fitStep, PhaseProgress, readingProgress } from './progress.js';
 
 /** What the completion did, for --stats and stderr. */
 export interface CompletionInfo extends CompletionSample {
@@ -46,6 +47,8 @@ export interface CompleteFromCorpusOptions {
   workers?: number;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
   keep?: number;
+  /** One-line progress for a terminal: the sampling (MB, rate, ETA) and the fit (its step, seconds). */
+  progress?: (line: string) => void;
 }
 
 function mb(bytes: number): string {
@@ -68,14 +71,17 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   // loads its modules while this thread samples.
   const fitter = opts.signal ? startFitter() : undefined;
   let sample: SentenceSample;
+  const reading = readingProgress('complete: sample the corpus', inputs, opts.progress);
   try {
     // Split in this thread: threads do not pay there. The reservoir pass of a 30 MB JSONL took
     // 1.35-1.67 s split on a pool against 1.12-1.20 s here, and of 300 MB of gzip 5.5-5.6 s
     // against 5.3-5.9 s (reading, decompressing and parsing bound it, all on this thread).
-    sample = await sampleSentences(inputs, reader, { size, seed }, ro);
+    sample = await sampleSentences(inputs, reader, { size, seed }, { ...ro, counters: reading.counters });
   } catch (err) {
     void fitter?.worker.terminate();
     throw err;
+  } finally {
+    reading.stop();
   }
   const how = sample.sampler === 'seek'
     ? `seeking to ${sample.draws} random offsets, ${mb(sample.bytesRead)} read`
@@ -85,10 +91,22 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   if (sample.differs) opts.log?.(sample.differs);
   if (opts.signal?.aborted) void fitter?.worker.terminate();
   throwIfAborted(opts.signal);
-  const detail = opts.detail ?? opts.log;
+  const told = opts.detail ?? opts.log;
+  const fitting = new PhaseProgress('complete: fit', opts.progress, fitStep(sample.sentences.length, model.completion?.task?.length ?? 0));
+  const detail = opts.progress || told
+    ? (line: string) => {
+        fitting.atRound(line);
+        told?.(line);
+      }
+    : undefined;
   // Another thread takes the default's held-out measure while the self-training runs.
   const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...(measuresAside(opts.workers ?? 1) ? { chooseAside: chooseOnThread } : {}) };
-  const completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
+  let completed: ModelFile;
+  try {
+    completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
+  } finally {
+    fitting.stop();
+  }
   throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
 }

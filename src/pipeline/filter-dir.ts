@@ -11,6 +11,7 @@ import { refuseReadOnce } from '../io/input-kind.js';
 import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
+import { heldOutEntry } from '../model/describe.js';
 import { checkFilterOptions } from './checks.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { RunLock } from '../shard/lock.js';
@@ -90,7 +91,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
     const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
     // Completed once per run directory (kept there), so --resume scores with the same model.
-    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     const tOpen = performance.now();
     let pass1 = 0;
     let threads: number | undefined;
@@ -140,6 +141,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       closedEarly,
       ...(threads !== undefined ? { threads } : {}),
       ...(completion.info ? { completion: completion.info } : {}),
+      ...heldOutEntry(completion.model),
       ...(cut.taskShare ? { taskShare: cut.taskShare } : {}),
     };
   } catch (err) {

@@ -10,7 +10,7 @@ import { planShard, type ShardPlan } from '../shard/plan.js';
 import type { InputFingerprint } from '../store/ledger.js';
 import { Moments } from './passes.js';
 import { ScoringPool, type RangeTask } from './pool.js';
-import { Progress } from './progress.js';
+import { cutLine, Progress } from './progress.js';
 import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
 import { addTally, emptyTally, type KeepTally, type OutFormat } from './runs.js';
 import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
@@ -154,6 +154,7 @@ export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: R
     }
     const t2 = performance.now();
     o.betweenPasses?.();
+    o.progress?.(cutLine(sketch.totals().segments, o.keep, o.keepBy));
     const cut = exactCut(sketch, jobs.map((j) => j.spillPath), o.keep, o.keepBy);
     const t3 = performance.now();
     let firstId = 0;

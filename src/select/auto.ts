@@ -32,7 +32,7 @@ import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-
 import { AVOID_SHARE_OPTION, avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
 import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
-import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
+import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, telegraphicTask, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export type { AutoChoice } from './choice.js';
@@ -66,7 +66,7 @@ export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
   { name: 'keep', type: 'number', defaultText: "filter's --keep (0.2 with --general)", min: 0, max: 1, minOpen: true, maxOpen: true, help: 'the share you will keep, which sizes the self-training: a quarter of it per round (--keep)' },
   { name: 'moveBy', type: 'choice', defaultText: 'mean; consensus for a task of titles', choices: MOVE_BY, help: 'segments move by the mean of the two scorers, or only when both rank them high' },
   { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
-  { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: 'auto leaves function words out when the task reads as titles; keep, skip' },
+  { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: "auto leaves function words out when the task has well under the corpus sample's share of them (titles, terse notes); keep, skip" },
   AVOID_SHARE_OPTION,
   { name: 'expand', type: 'number', defaultText: `keep / 4 (${SELF_TRAINING_DEFAULTS.expand})`, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the sample moved per round (cumulative; rounds x expand under 1)', experimental: true },
   { name: 'candidates', type: 'string', default: AUTO_DEFAULTS.candidates, help: "scorers measured on held-out sentences, the best kept: a,b,a+b ('+': z-score ensemble; name:key=value for a component's options)", experimental: true },
@@ -144,6 +144,20 @@ export function chooseFor(job: ChoiceJob): Promise<AutoChoice> {
   return chooseCandidate({ task: job.task, general: job.general, seed: job.seed, options: {} }, job.candidates, job.holdout);
 }
 
+/** The chosen scorer's held-out AUROC and the sentences it was measured on; absent when unmeasured. */
+export function heldOutOf(c: AutoChoice): { auroc: number; task: number; general: number } | undefined {
+  const figure = c.candidates.find((f) => f.name === c.chosen);
+  return figure ? { auroc: figure.auroc, task: c.heldOutTask, general: c.heldOutGeneral } : undefined;
+}
+
+/** The held-out measure in words, without the scorers' internal names (describeChoice has them). */
+export function describeChoiceInWords(c: AutoChoice): string {
+  const h = heldOutOf(c);
+  if (!h) return 'contrast: held-out AUROC not measured (too few sentences to set some aside)';
+  const of = c.candidates.length > 1 ? `, the best of ${c.candidates.length} scorers` : '';
+  return `contrast: held-out AUROC ${h.auroc.toFixed(3)} (${h.task} task vs ${h.general} corpus sentences set aside; 1 tells them apart, 0.5 is chance)${of}`;
+}
+
 export function describeChoice(c: AutoChoice): string {
   const figs = c.candidates.map((f) => `${f.name} ${f.auroc.toFixed(3)}`).join(', ');
   return `contrast: held-out AUROC (${c.heldOutTask} task vs ${c.heldOutGeneral} corpus sentences): ${figs}; chose ${c.chosen}`;
@@ -217,7 +231,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   // (docs/research.md, "Titles move by consensus").
   const titlesDefault = functionWords.skipped && ctx.options.moveBy === undefined;
   const moveBy = read.maybeString<MoveBy>('moveBy') ?? (functionWords.skipped ? 'consensus' : SELF_TRAINING_DEFAULTS.moveBy);
-  if (titlesDefault) ctx.log?.('contrast: a task of titles moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)');
+  if (titlesDefault) ctx.log?.(`contrast: ${telegraphicTask(functionWords)} moves segments by consensus, every view ranking them high (--option moveBy=mean for the mean)`);
   // style=guard: a style classifier, fitted on each round's sides, vetoes moves it ranks past guardShare.
   const guarded = style === 'guard' && !functionWords.skipped;
   const guardShare = guarded ? read.number('guardShare') : undefined;

@@ -36,7 +36,7 @@ export function withStyleView(candidates: string[], mode: StyleMode, telegraphic
 }
 
 export function describeStyleView(mode: StyleMode, telegraphic: boolean): string {
-  if (telegraphic) return `contrast: style=${mode}, but the task reads as headlines or titles, which carry too few function words for a style view: left out`;
+  if (telegraphic) return `contrast: style=${mode}, but the task carries too few function words for a style view: left out`;
   return mode === 'guard'
     ? `contrast: style=guard: a style view (${STYLE_COMPONENT}) fitted in each self-training round vetoes moving any segment it ranks in its less task-like part`
     : `contrast: style=on: every candidate gets a style view (${STYLE_COMPONENT}); with moveBy=consensus a segment moves only when every view ranks it high`;

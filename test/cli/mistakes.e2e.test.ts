@@ -140,6 +140,10 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(cmd.stderr).toMatch(/did you mean "filter"\?/);
     const far = cli(['filter', '--zzzzzz']);
     expect(far.stderr).not.toMatch(/did you mean/);
+    // A flag that shares its first word with known ones names them all.
+    const share = cli(['filter', '-m', model, '--keep-share', '0.2', corpus]);
+    expect(share.code).toBe(2);
+    expect(share.stderr).toMatch(/unknown option --keep-share .*did you mean --keep or --keep-by\?/);
   });
 
   it('8. a task of one item per line without stops: a --doc-per-line hint', () => {
@@ -153,6 +157,15 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(r.stderr).toMatch(/add --doc-per-line/);
     const ok = cli(['fit', '--task', join(ws, 'titles.txt'), '--doc-per-line', '-o', join(ws, 'm.json')]);
     expect(ok.stderr).not.toMatch(/--doc-per-line/);
+    // Whatever the file's length: three titles merged into one sentence get the hint too, in English.
+    writeFileSync(join(ws, 'three.txt'), 'Injured Heskey to miss England friendly\nStocks rally as Fed holds rates\nNew vaccine shows promise in trials\n');
+    const three = cli(['fit', '--task', join(ws, 'three.txt'), '-o', join(ws, 'm3.json')]);
+    expect(three.code, three.stderr).toBe(0);
+    expect(three.stderr).toMatch(/the task's 3 lines were read as 1 sentence: .*add --doc-per-line/);
+    expect(three.stderr).toMatch(/the task has only 1 sentence \(under 50\)/);
+    const apart = cli(['fit', '--task', join(ws, 'three.txt'), '--doc-per-line', '-o', join(ws, 'm3.json')]);
+    expect(apart.stderr).not.toMatch(/--doc-per-line/);
+    expect(apart.stderr).toMatch(/the task has only 3 sentences \(under 50\)/);
   });
 
   it('9. a default filter completing a task-only model: at most six stderr lines; -v for the fit\'s steps', () => {
@@ -164,6 +177,9 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(plain.stderr.trim().split('\n').length, plain.stderr).toBeLessThanOrEqual(6);
     expect(plain.stderr).toMatch(/completing contrast from the corpus/);
     expect(plain.stderr).not.toMatch(/self-training round/);
+    // The completed model's measure in words; no scorer's internal name nor JSON without -v.
+    expect(plain.stderr).toMatch(/the completed model tells \d+ held-out task sentences from \d+ corpus sentences with AUROC \d\.\d{3}/);
+    expect(plain.stderr).not.toMatch(/classifier:|dsir:|[{}]/);
     const loud = cli(['filter', '-m', m, input, '-o', join(ws, 'k2.jsonl'), '-v']);
     expect(loud.stderr).toMatch(/self-training round 1/);
     expect(readFileSync(join(ws, 'k2.jsonl')).equals(readFileSync(join(ws, 'k.jsonl')))).toBe(true);

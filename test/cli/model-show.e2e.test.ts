@@ -18,9 +18,13 @@ describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
     const show = await runCli(['model', 'show', f('m.json')]);
     expect(show.code, show.stderr).toBe(0);
     const text = show.stdout.toString();
-    // The choice and the moves, as fit said them.
+    // The choice and the moves, as fit -v said them, but in words: the scorers' internal names with -v only.
     const choice = fit.stderr.match(/contrast: held-out AUROC .*/)![0];
-    expect(text).toContain(choice);
+    expect(text).not.toContain(choice);
+    expect(text).not.toMatch(/classifier:|dsir:|\{"/);
+    const auroc = / (\d\.\d{3}); chose /.exec(choice)![1]!;
+    expect(text).toMatch(new RegExp(`^contrast: held-out AUROC ${auroc.replace('.', '\\.')} \\(\\d+ task vs \\d+ corpus sentences set aside`, 'm'));
+    expect((await runCli(['model', 'show', '-v', f('m.json')])).stdout.toString()).toContain(choice);
     expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample, moved by mean: round 1: \d+ segments/m);
     const json = JSON.parse((await runCli(['model', 'show', f('m.json'), '--json'])).stdout.toString());
     expect(text).toMatch(/^method: contrast \(model version \d+\), seed 0\n  contrast \(the default\): learns what sets/);

@@ -20,7 +20,13 @@ describe('a model file in words (tadpole model show)', () => {
     expect(lines[3]).toMatch(/then self-trains on the corpus passages most like the task\.$/);
     expect(lines).toContain('task: 120 sentences from task.txt');
     expect(lines).toContain('general sample: 400 sentences from corpus.txt');
-    expect(lines.join('\n')).toMatch(/^contrast: held-out AUROC \(24 task vs 80 corpus sentences\): .* \d\.\d{3}; chose /m);
+    // In words by default; the scorers' internal names only with verbose (model show -v).
+    expect(lines.join('\n')).toMatch(/^contrast: held-out AUROC \d\.\d{3} \(24 task vs 80 corpus sentences set aside; 1 tells them apart, 0\.5 is chance\)$/m);
+    expect(lines.join('\n')).not.toMatch(/classifier:|dsir:|[{}]/);
+    const verbose = describeModel(s, { verbose: true }).join('\n');
+    expect(verbose).toMatch(/^contrast: held-out AUROC \(24 task vs 80 corpus sentences\): classifier:.* \d\.\d{3}; chose classifier:/m);
+    // The model file itself, as docs/reference/api.md shows it, gives the same lines.
+    expect(describeModel(JSON.parse(JSON.stringify(model)))).toEqual(lines);
     const moved = s.selfTraining!.moved;
     expect(moved).toHaveLength(2);
     expect(lines.at(-1)).toBe(`self-training: 2 rounds of 0.05 of the sample, moved by consensus: round 1: ${moved[0]!.segments} segments (${moved[0]!.sentences} sentences); round 2: ${moved[1]!.segments} segments (${moved[1]!.sentences} sentences)`);
@@ -31,10 +37,12 @@ describe('a model file in words (tadpole model show)', () => {
     const w = summarizeModel(waiting);
     expect(w.state).toBe('waiting');
     expect(describeModel(w)).toContain('general sample: none yet: filter completes the model from a seeded sample of 500 sentences of the corpus it filters (more when its --keep is under 2.5%)');
+    expect(describeModel(w).join('\n')).toMatch(/held-out AUROC and self-training: measured by each filter when it completes the model .*--stats records it as heldOut/);
     const sample: SentenceSample = { sentences: general, groups, size: 500, seed: 1, sampler: 'reservoir', bytesRead: 2_500_000, documents: 80, draws: 0, fingerprint: 'abcdef0123456789' };
     const done = summarizeModel(await completeModel(waiting, sample));
     expect(done.state).toBe('completed');
     expect(describeModel(done)).toContain('general sample: 400 sentences of the corpus filtered (reservoir, 2.5 MB read), fingerprint abcdef0123456789');
+    expect(describeModel(done).join('\n')).toMatch(/^contrast: held-out AUROC \d\.\d{3} /m);
     expect(JSON.stringify(done)).not.toMatch(/kinase/); // the summary holds no text and no state
   });
 });

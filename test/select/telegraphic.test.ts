@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
-import { describeFunctionWords, functionWordFigures, withoutFunctionWords } from '../../src/select/telegraphic.js';
+import { describeFunctionWords, functionWordFigures, readsAsTitles, telegraphicTask, titleShare, withoutFunctionWords } from '../../src/select/telegraphic.js';
 import { AUTO_DEFAULTS } from '../../src/select/auto.js';
 import { HAVE_SHARED, smallMix } from './fixture.js';
 
@@ -19,6 +19,24 @@ describe('telegraphic tasks', () => {
     expect(functionWordFigures(headlines, prose, 'keep').skipped).toBe(false);
     expect(functionWordFigures(headlines, [], 'auto').skipped).toBe(false);
     expect(describeFunctionWords(t)).toMatch(/reads as headlines or titles.*functionWords=keep/);
+  });
+
+  it('calls a task titles only when most of its sentences look like titles; terse notes are described by their figures', () => {
+    // A Debian changelog: as few function words as headlines, but its items end with stops.
+    const changelog = ['* Fix build on musl (Helmut Grohne). Closes: #1023053.', '* d/watch: Update to v4 and add repack options.', 'bash (5.2-3) unstable; urgency=medium', '* Apply upstream patches 003 - 015.', '* New patch release.'];
+    const notes = functionWordFigures(changelog, prose, 'auto');
+    expect(notes.skipped).toBe(true);
+    expect(notes.titles).toBeCloseTo(1 / 5);
+    expect(readsAsTitles(notes)).toBe(false);
+    expect(describeFunctionWords(notes)).not.toMatch(/headlines|titles/);
+    expect(describeFunctionWords(notes)).toMatch(/with so few in the task, function words are left out of the features/);
+    expect(telegraphicTask(notes)).toBe('a task with few function words');
+    const heads = functionWordFigures(headlines, prose, 'auto');
+    expect(titleShare(headlines)).toBe(1);
+    expect(telegraphicTask(heads)).toBe('a task of titles');
+    // A model fitted before the share was recorded never claims titles.
+    const { titles: _titles, ...older } = heads;
+    expect(readsAsTitles(older)).toBe(false);
   });
 
   it('moves subword-feature components to the same features without function words, and leaves the rest', () => {
@@ -40,10 +58,12 @@ describe.skipIf(!HAVE_SHARED)('telegraphic tasks on real text (ChemProt as title
     expect(fw.skipped).toBe(true);
     expect(fw.task).toBeLessThan(0.6 * fw.general);
     expect(String(model.selector.params.chosen)).toContain('features=chars-folded-content');
-    expect(lines.join('\n')).toMatch(/reads as headlines or titles/);
-    // A task of titles moves by consensus unless told otherwise; running text by the mean.
+    // Its sentences still end with stops: few function words, but not titles, and it is not called so.
+    expect(lines.join('\n')).toMatch(/with so few in the task, function words are left out/);
+    expect(lines.join('\n')).not.toMatch(/headlines|titles/);
+    // A task with few function words moves by consensus unless told otherwise; running text by the mean.
     expect(model.selector.params.moveBy).toBe('consensus');
-    expect(lines.join('\n')).toMatch(/a task of titles moves segments by consensus/);
+    expect(lines.join('\n')).toMatch(/a task with few function words moves segments by consensus/);
     const scorer = await openScorer(JSON.parse(JSON.stringify(model)));
     const [a, b] = await scorer.score(['Kinase inhibitor binds receptor', 'The kinase inhibitor binds to the receptor']);
     expect(a).toBeCloseTo(b as number, 10);
