@@ -1,14 +1,35 @@
 /**
- * The one file that imports hnswlib-node. Everything else sees `VectorIndex`.
+ * The one file that loads hnswlib-node. Everything else sees `VectorIndex`.
  * Labels are row numbers 0..n-1 of the matrix added.
  */
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TadpoleError } from '../core/errors.js';
 
-const require = createRequire(import.meta.url);
-const hnsw = require('hnswlib-node') as typeof import('hnswlib-node');
+type Hnswlib = typeof import('hnswlib-node');
+
+let loaded: Hnswlib | undefined;
+
+/**
+ * hnswlib-node at first use: it is an optional dependency (it compiles at install), needed
+ * only by the kNN index (the knn, lof, task-knn and knn-ratio detectors, knn-tapt, textgram), so that
+ * tadpole installs without it and only those say it is missing.
+ */
+function hnswlib(): Hnswlib {
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('hnswlib-node') as Hnswlib;
+  } catch (err) {
+    throw new TadpoleError(
+      'TADPOLE_MODEL',
+      `the kNN index needs hnswlib-node, an optional dependency, which could not be loaded (${(err as Error).message.split('\n')[0]}): npm install hnswlib-node (it compiles: python3, make and a C++ compiler), or use a method without a kNN index`,
+      { cause: err },
+    );
+  }
+  return loaded;
+}
 
 export type Space = 'cosine' | 'l2' | 'ip';
 
@@ -38,7 +59,7 @@ export interface BuildOptions {
 
 class HnswIndex implements VectorIndex {
   constructor(
-    private index: InstanceType<typeof hnsw.HierarchicalNSW>,
+    private index: InstanceType<Hnswlib['HierarchicalNSW']>,
     readonly dims: number,
     readonly space: Space,
     readonly size: number,
@@ -80,7 +101,7 @@ class HnswIndex implements VectorIndex {
 }
 
 export function buildIndex(X: Float32Array, n: number, dims: number, space: Space, opts: BuildOptions = {}): VectorIndex {
-  const index = new hnsw.HierarchicalNSW(space, dims);
+  const index = new (hnswlib().HierarchicalNSW)(space, dims);
   index.initIndex(Math.max(1, n), opts.M ?? 16, opts.efConstruction ?? 200, opts.seed ?? 100);
   const row = new Array<number>(dims);
   for (let i = 0; i < n; i++) {
@@ -96,7 +117,7 @@ export function loadIndex(buf: Buffer, dims: number, space: Space, size: number,
   try {
     const f = join(dir, 'index.bin');
     writeFileSync(f, buf);
-    const index = new hnsw.HierarchicalNSW(space, dims);
+    const index = new (hnswlib().HierarchicalNSW)(space, dims);
     index.readIndexSync(f);
     index.setEf(efSearch);
     return new HnswIndex(index, dims, space, size);

@@ -10,8 +10,10 @@ import { TadpoleError } from '../core/errors.js';
  *   from node::ObjectWrap, whose Node 24 destructor needs a live Environment).
  * - 13.x is Node-API (prebuilt binaries in the package, nothing compiled, one build for
  *   every Node >= 22) and exits cleanly on Node 24, but needs Node >= 22: it segfaults on 20.
- * So Node >= 22 loads 13 (installed as `better-sqlite3-napi`), Node 20 loads 12. Both are
- * optional dependencies: npm skips 13 on Node 20 (its engines say >= 22) without a warning.
+ * So Node >= 22 loads 13 (installed as `better-sqlite3-napi`), Node 20 loads 12. 13 is an
+ * optional dependency (npm skips it on Node 20, its engines say >= 22, without a warning);
+ * 12 compiles at install, so it is an optional peer that the checkout installs (devDependencies)
+ * and a package install does not: a run directory on Node 20 then asks for it here.
  */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
@@ -23,7 +25,8 @@ export function sqliteDriver(): typeof BetterSqlite3 {
   try {
     driver = createRequire(import.meta.url)(name) as typeof BetterSqlite3;
   } catch (err) {
-    throw new TadpoleError('TADPOLE_RUN', `cannot load ${name} for the run ledger on Node ${process.version} (${(err as Error).message.split('\n')[0]}); reinstall with npm ci on this Node`, { cause: err });
+    const fix = NODE_MAJOR >= 22 ? 'reinstall tadpole (npm ci in a checkout) on this Node' : 'npm install better-sqlite3@12 (an optional dependency for Node 20; it compiles), or use Node 22 or later';
+    throw new TadpoleError('TADPOLE_RUN', `cannot load ${name} for the run ledger on Node ${process.version} (${(err as Error).message.split('\n')[0]}): ${fix}`, { cause: err });
   }
   return driver;
 }

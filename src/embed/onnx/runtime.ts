@@ -22,7 +22,7 @@ function loadOrt(): OrtModule {
     throw new TadpoleError(
       'TADPOLE_EMBEDDER',
       `cannot load onnxruntime-node (needed by --embedder onnx): ${(err as Error).message.split('\n')[0]}. ` +
-        `Reinstall it (ONNXRUNTIME_NODE_INSTALL=skip npm ci works offline), or use --embedder hash`,
+        `It is an optional dependency: npm install onnxruntime-node (ONNXRUNTIME_NODE_INSTALL=skip works offline: the CPU runtime ships in the package), or use --embedder hash`,
       { cause: err },
     );
   }
