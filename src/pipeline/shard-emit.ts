@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { isKept } from '../cut/exact.js';
@@ -15,7 +15,8 @@ import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from './progress.js';
 import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
-import { DEFAULT_CHECKPOINT_SECONDS, readShardSummary, type ReadPosition } from './shard-score.js';
+import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, readShardSummary, type ReadPosition } from './shard-score.js';
+import { ReadDigest } from '../shard/read-digest.js';
 import { DocIndexReader } from './doc-index.js';
 import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
@@ -39,6 +40,8 @@ interface EmitCheckpoint {
   stats: EmitStats;
   /** Doc-index offset of the next document, when the emit reads the index; absent in checkpoints from before it (or of an emit that splits). */
   docIndexOffset?: number;
+  /** sha256 of the input bytes read up to `at`, as in the score checkpoint. */
+  readSha256?: string;
 }
 
 interface EmitDone {
@@ -113,6 +116,9 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
 
   const stats = cp ? structuredClone(cp.stats) : emptyStats();
   const secondsBefore = cp?.stats.seconds ?? 0;
+  // What pass 2 reads is hashed as pass 1's was: an input edited in place since is refused, not emitted.
+  const digest = new ReadDigest(opts.inputs, opts.reader.format, opts.plan);
+  if (cp) checkReadDigest(digest, cp.at, cp.readSha256, opts.runDir);
   const plan = cp ? resumePlan(opts.plan, cp.at) : opts.plan;
   const sink = Sink.toResumableFile(opts.partial, opts.target, cp?.outputBytes ?? 0);
   const writer = new RunWriter(sink, opts.reader, opts.outFormat, cp ? cp.atStart : !off.precededByKept);
@@ -132,7 +138,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     if (!position) return;
     const outputBytes = await sink.sync();
     stats.seconds = secondsBefore + (performance.now() - t0) / 1000;
-    const state: EmitCheckpoint = { cutKey, at: position, spillRecords: consumed, docs, outputBytes, atStart: writer.atStart, stats, ...(index ? { docIndexOffset: index.offset } : {}) };
+    const state: EmitCheckpoint = { cutKey, at: position, spillRecords: consumed, docs, outputBytes, atStart: writer.atStart, stats, ...(index ? { docIndexOffset: index.offset } : {}), ...readDigestAt(digest, position) };
     opts.ledger.saveCheckpoint(shard, of, 'emit', state, { docs, segments: consumed, bytesConsumed: counters.bytes, seconds: stats.seconds });
     checkpoints++;
     lastCheckpoint = performance.now();
@@ -161,6 +167,10 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     }
     if (spill.next() || index?.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
     if (consumed !== off.segments) throw new TadpoleError('TADPOLE_RUN', `shard ${shard}/${of}: ${consumed} segments emitted, the cut expected ${off.segments}`);
+    const scored = readShardSummary(opts.runDir, opts.id)?.readSha256;
+    if (scored !== undefined && readDigestAt(digest).readSha256 !== scored) {
+      throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${opts.runDir} scored them (the bytes of shard ${shard}/${of} differ from what pass 1 read: edited in place); start a new --run-dir`);
+    }
     progress.done(docs, counters.bytes);
     stats.outputBytes = await sink.sync();
     stats.seconds = secondsBefore + (performance.now() - t0) / 1000;
@@ -168,6 +178,11 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     await sink.close();
   } catch (err) {
     await sink.abort();
+    // Output of inputs that changed cannot be resumed: nothing of it stays beside the parts.
+    if (err instanceof TadpoleError && err.code === 'TADPOLE_INPUT_CHANGED') {
+      rmSync(opts.partial, { force: true });
+      opts.ledger.dropCheckpoint(shard, of, 'emit');
+    }
     opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
     opts.ledger.event(shard, 'stop', (err as Error).message);
     throw err;

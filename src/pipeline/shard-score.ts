@@ -9,6 +9,7 @@ import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
 import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { resumePlan, type ShardPlan } from '../shard/plan.js';
+import { ReadDigest } from '../shard/read-digest.js';
 import { verifyPrefix } from '../shard/stdin-prefix.js';
 import type { Ledger } from '../store/ledger.js';
 import { DocIndexWriter } from './doc-index.js';
@@ -47,6 +48,8 @@ export interface ShardSummary {
   resumes: number;
   /** The shard left a doc index (docs.index) that its emit reads instead of splitting again; absent in runs scored before it existed. */
   docIndex?: boolean;
+  /** sha256 of every plain-text input byte the shard read (shard/read-digest.ts): emit reads the same bytes or refuses. */
+  readSha256?: string;
 }
 
 interface ScoreCheckpoint {
@@ -61,6 +64,8 @@ interface ScoreCheckpoint {
   seconds: number;
   /** Length of the doc index at this checkpoint; absent in checkpoints written before it existed. */
   docIndexBytes?: number;
+  /** sha256 of the input bytes read up to `at` (shard/read-digest.ts); absent in checkpoints written before it existed. */
+  readSha256?: string;
 }
 
 export interface ScoreShardOptions {
@@ -123,6 +128,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   let sentences = 0;
   let bytes = 0;
   let secondsBefore = 0;
+  const digest = new ReadDigest(opts.inputs, opts.reader.format, opts.plan);
   if (cp && existsSync(p.spill)) {
     const s = cp.state;
     truncateSpill(p.spill, s.spillRecords);
@@ -132,6 +138,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     sketch.merge(ScoreSketch.fromJSON(s.sketch));
     Object.assign(moments, s.moments);
     counters.restore(s.reader);
+    checkReadDigest(digest, s.at, s.readSha256, opts.runDir);
     plan = resumePlan(plan, s.at);
     docs = s.docs;
     sentences = s.sentences;
@@ -173,6 +180,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       reader: counters.toJSON(),
       seconds: secondsBefore + (performance.now() - t0) / 1000,
       ...(index ? { docIndexBytes: index.bytes } : {}),
+      ...readDigestAt(digest, position),
     };
     opts.ledger.saveCheckpoint(shard, of, 'score', state, { docs, segments: spill.count, bytesConsumed: counters.bytes, seconds: state.seconds });
     checkpoints++;
@@ -239,10 +247,27 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     checkpoints: (prior?.checkpoints ?? 0) + checkpoints,
     resumes: (prior?.resumes ?? 0) + (cp ? 1 : 0),
     ...(index ? { docIndex: true } : {}),
+    ...readDigestAt(digest),
   };
   writeFileAtomic(p.sketch, JSON.stringify(sketch.toJSON()) + '\n');
   writeFileAtomic(p.stats, JSON.stringify(summary, null, 2) + '\n');
   writeFileSync(p.done, `${new Date().toISOString()}\n`);
   opts.ledger.updateShard(shard, of, { stage: 'score', status: 'scored', docs, segments: spill.count, sentences, bytes, bytesConsumed: counters.bytes, seconds: summary.seconds, finished: true });
   return summary;
+}
+
+/** The digest of what was read up to `at` (the whole plan without it); nothing when no input is hashed. */
+export function readDigestAt(digest: ReadDigest, at?: ReadPosition): { readSha256?: string } {
+  if (!digest.covers) return {};
+  digest.advance(at);
+  return { readSha256: digest.digest() };
+}
+
+/** A resumed shard hashes what its checkpoint says was read and refuses an input edited there since. */
+export function checkReadDigest(digest: ReadDigest, at: ReadPosition, recorded: string | undefined, runDir: string): void {
+  if (recorded === undefined || !digest.covers) return;
+  digest.advance(at);
+  if (digest.digest() !== recorded) {
+    throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${runDir} read them: the bytes it read, up to ${digest.path(at.input)} byte ${at.offset}, differ now (edited in place); cannot resume: start a new --run-dir`);
+  }
 }

@@ -1,0 +1,92 @@
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { TadpoleError } from '../core/errors.js';
+import type { InputFormat } from '../io/input-format.js';
+import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
+import type { ShardPlan } from './plan.js';
+
+/** Where a digest has reached: the input index and the byte offset in it (a document boundary). */
+interface Position {
+  input: number;
+  offset: number;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * sha256 of the bytes a shard has read so far, in reading order: every plain-text input of
+ * its plan from the plan's start up to a read position. A checkpoint records it, and a resumed
+ * run hashes the same bytes again before it reads on: an edit anywhere in what was already
+ * read (the input fingerprint sees only the size and the first and last 64 KiB) is refused.
+ *
+ * The bytes are read again from the file (just read by the reader, so from the page cache) at
+ * each checkpoint rather than tapped from the reader's stream, so the reader and its threads
+ * are untouched. Compressed, Parquet and UTF-16 inputs and stdin are not hashed here: their
+ * positions are not file offsets (stdin's spool is compared byte for byte on resume instead).
+ */
+export class ReadDigest {
+  private readonly hash: Hash = createHash('sha256');
+  private readonly order: number[];
+  private readonly hashed: boolean[];
+  private at: Position;
+  private readonly buf = Buffer.allocUnsafe(CHUNK);
+
+  constructor(
+    private readonly inputs: readonly InputRef[],
+    format: InputFormat,
+    private readonly plan: ShardPlan,
+  ) {
+    const kinds = resolveInputs(inputs, format);
+    this.order = [...plan.only].sort((a, b) => a - b);
+    this.hashed = kinds.map((k) => k.seekable);
+    const first = this.order[0] ?? inputs.length;
+    this.at = { input: first, offset: plan.ranges.get(first)?.start ?? 0 };
+  }
+
+  /** Whether any input of the plan is hashed (otherwise the digest says nothing). */
+  get covers(): boolean {
+    return this.order.some((j) => this.hashed[j]);
+  }
+
+  /** Hashes the plan's bytes from where it stopped up to `to` (a read position; `undefined`: the plan's end). */
+  advance(to?: Position): void {
+    for (const j of this.order) {
+      if (j < this.at.input) continue;
+      if (to && j > to.input) break;
+      const range = this.plan.ranges.get(j);
+      const from = j === this.at.input ? this.at.offset : (range?.start ?? 0);
+      const end = to && j === to.input ? to.offset : (range?.end ?? Number.MAX_SAFE_INTEGER);
+      if (this.hashed[j] && end > from) this.hashRange(j, from, end);
+      this.at = { input: j, offset: Math.max(from, end) };
+    }
+  }
+
+  digest(): string {
+    return this.hash.copy().digest('hex');
+  }
+
+  /** Input j's path, as given. */
+  path(j: number): string {
+    return inputPath(this.inputs[j] as InputRef);
+  }
+
+  private hashRange(j: number, from: number, end: number): void {
+    const path = this.path(j);
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (err) {
+      throw new TadpoleError('TADPOLE_INPUT', `${path}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: path, cause: err });
+    }
+    try {
+      for (let pos = from; pos < end; ) {
+        const n = readSync(fd, this.buf, 0, Math.min(CHUNK, end - pos), pos);
+        if (n === 0) break; // the file ends early: the size check reports it
+        this.hash.update(this.buf.subarray(0, n));
+        pos += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
