@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
-import { chemprotSentences, realMix } from './helpers/corpora.js';
+import { builtinMix, builtinTaskSentences } from './helpers/builtin.js';
 import { tempDir } from './helpers/cli.js';
 
 const tmp = tempDir();
@@ -10,13 +10,13 @@ afterAll(() => tmp.cleanup());
 
 describe('library API (the README example)', () => {
   it('fit + runFilter through the public entry point keeps the exact share', async () => {
-    const mix = realMix(30);
+    const mix = builtinMix(30);
     const corpus = join(tmp.dir, 'corpus.jsonl');
     writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
     // As in the README: the sample in whole segments, so the default self-trains by them.
     const sample = await api.sampleSentences([corpus], reader, { size: 2000, seed: 0 });
-    const model = await api.fitModel({ method: 'contrast', task: chemprotSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 0, options: {} });
+    const model = await api.fitModel({ method: 'contrast', task: builtinTaskSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 0, options: {} });
     expect((model.selector?.state.selfTraining as { moved: unknown[] }).moved).toHaveLength(4);
     const out = join(tmp.dir, 'kept.jsonl');
     const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
@@ -26,13 +26,13 @@ describe('library API (the README example)', () => {
   });
 
   it('a deferred fit (no general sample) is completed by runFilter from the corpus (the README example)', async () => {
-    const mix = realMix(30);
+    const mix = builtinMix(30);
     const corpus = join(tmp.dir, 'corpus2.jsonl');
     writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
     // 1,200 of the corpus's 1,237 sentences: DSIR's background needs most of a corpus this
     // small (a 1,000-sentence sample, drawn as ~70 whole segments, kept 14 bio records of 30).
-    const model = api.deferFit({ method: 'dsir', task: chemprotSentences(600), seed: 0, options: {}, sampleSize: 1200 });
+    const model = api.deferFit({ method: 'dsir', task: builtinTaskSentences(600), seed: 0, options: {}, sampleSize: 1200 });
     const out = join(tmp.dir, 'kept2.jsonl');
     const stats = await api.runFilter({ inputs: [corpus], reader, model, keep: 0.2, segment: 15, keepBy: 'sentences', sink: api.Sink.toFile(out) });
     expect(stats.completion?.fingerprint).toMatch(/^[0-9a-f]{16}$/);
@@ -42,15 +42,15 @@ describe('library API (the README example)', () => {
   });
 
   it('groups a kept text with groupText, as tadpole inspect does (the README example)', async () => {
-    const mix = realMix(20);
+    const mix = builtinMix(20);
     const corpus = join(tmp.dir, 'corpus3.jsonl');
     writeFileSync(corpus, mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const reader = { format: 'auto' as const, textField: 'text', docPerLine: false, strict: false };
     const sample = await api.sampleSentences([corpus], reader, { size: 3000, seed: 0 });
-    const groups = api.groupText(sample.sentences, sample.groups, { groups: 4, seed: 0, reference: chemprotSentences(200) });
+    const groups = api.groupText(sample.sentences, sample.groups, { groups: 4, seed: 0, reference: builtinTaskSentences(200) });
     expect(groups.map((g) => g.id)).toEqual([1, 2, 3, 4]);
     expect(groups.reduce((a, g) => a + g.sentences.length, 0)).toBe(sample.sentences.length);
-    // The task (ChemProt) lands nearest the group that holds the MEDLINE abstracts.
+    // The task (PubMedQA abstracts) lands nearest the group that holds the mix's bio abstracts.
     const bio = new Set(mix.filter((d) => d.source === 'bio').map((d) => d.text));
     const nearest = [...groups].sort((a, b) => (b.referenceShare ?? 0) - (a.referenceShare ?? 0))[0];
     const fromBio = nearest?.sentences.filter((s) => [...bio].some((t) => t.includes(s))).length ?? 0;

@@ -7,6 +7,7 @@ import { parseArgs } from '../../src/cli/args.js';
 import type { CliIO } from '../../src/cli/command.js';
 import { command } from '../../src/cli/eval.js';
 import { sharedDir } from '../../src/core/shared.js';
+import { runCli as spawnCli } from '../helpers/cli.js';
 import { testDir } from '../helpers/temp.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -73,4 +74,19 @@ describe('tadpole eval (CLI)', () => {
       expect(text.stdout).toMatch(new RegExp(`\\n${row.method}\\s+${(row.min * 100).toFixed(1)}%`));
     }
   }, 60_000);
+});
+
+describe.skipIf(!sharedDir())('eval --workers (spawned)', () => {
+  it('eval on the smoke spec gives the same results with 1 and 2 workers (only timings differ)', async () => {
+    const runs = [];
+    for (const w of ['1', '2']) {
+      const r = await spawnCli(['eval', '--spec', 'corpora/smoke-bio.json', '--json', '--methods', 'random,moore-lewis,dsir', '--workers', w]);
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout.toString()) as { methods: Array<Record<string, unknown>> };
+      for (const m of json.methods) delete m.seconds;
+      runs.push(json);
+    }
+    expect(runs[0]!.methods.length).toBe(3);
+    expect(runs[1]).toEqual(runs[0]);
+  });
 });

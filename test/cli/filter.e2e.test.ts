@@ -1,16 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
 let mixText = '';
-const mix = realMix(60);
+const mix = builtinMix(60);
 
 beforeAll(async () => {
-  writeFileSync(f('task.jsonl'), chemprotSentences(1200).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+  writeFileSync(f('task.jsonl'), builtinTaskSentences(1200).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
   writeFileSync(f('mix.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
   // Plain text: documents separated by blank lines (inner blank lines folded so documents stay whole).
   mixText = mix.map((d) => d.text.replace(/\n\s*\n/g, '\n').trim()).join('\n\n') + '\n';

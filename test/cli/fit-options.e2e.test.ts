@@ -1,17 +1,16 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedDir } from '../../src/core/shared.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
 afterAll(() => tmp.cleanup());
 
-describe.skipIf(!sharedDir())('fit --option: checked at fit time (real text)', () => {
+describe('fit --option: checked at fit time (real text)', () => {
   it('without --general a bad value fails the fit (exit 2, no model written), not the filter later', async () => {
-    writeFileSync(f('task.jsonl'), chemprotSentences(300).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+    writeFileSync(f('task.jsonl'), builtinTaskSentences(300).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
     const bad = await runCli(['fit', '--task', f('task.jsonl'), '--option', 'moveBy=median', '-o', f('bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid moveBy "median" for method contrast: should be one of: mean, consensus/);
@@ -26,7 +25,7 @@ describe.skipIf(!sharedDir())('fit --option: checked at fit time (real text)', (
   });
 
   it('an unknown option is a usage error with the nearest name, before any text is read; no model is written', async () => {
-    writeFileSync(f('mix.jsonl'), realMix(30).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    writeFileSync(f('mix.jsonl'), builtinMix(30).map((d) => JSON.stringify(d)).join('\n') + '\n');
     for (const general of [[], ['--general', f('mix.jsonl')]]) {
       const typo = await runCli(['fit', '-q', '--task', f('task.jsonl'), ...general, '--option', 'round=0', '-o', f('typo.json')]);
       expect(typo.code).toBe(2);

@@ -1,18 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedDir } from '../../src/core/shared.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
 afterAll(() => tmp.cleanup());
 
-describe.skipIf(!sharedDir())('fit -q: warnings only (real text)', () => {
+describe('fit -q: warnings only (real text)', () => {
   it('a good fit prints nothing under -q, a few lines by default, and its sample, rounds and choice under -v', async () => {
-    writeFileSync(f('task.jsonl'), chemprotSentences(600).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
-    writeFileSync(f('mix.jsonl'), realMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    writeFileSync(f('task.jsonl'), builtinTaskSentences(600).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+    writeFileSync(f('mix.jsonl'), builtinMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
     const quiet = await runCli(['fit', '-q', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('q.json')]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe('');
@@ -28,7 +27,7 @@ describe.skipIf(!sharedDir())('fit -q: warnings only (real text)', () => {
 
   it('a task that cannot be told from the corpus still warns under -q, and so does a tiny task', async () => {
     // The corpus as its own task: held-out task sentences rank no higher than corpus ones.
-    const mix = realMix(40);
+    const mix = builtinMix(40);
     writeFileSync(f('self.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const same = await runCli(['fit', '-q', '--task', f('self.jsonl'), '--general', f('self.jsonl'), '-o', f('s.json')]);
     expect(same.code, same.stderr).toBe(0);

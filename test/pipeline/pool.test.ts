@@ -7,7 +7,7 @@ import { MODEL_FORMAT, MODEL_VERSION, type ModelFile } from '../../src/model/fil
 import { BYTES_PER_DEFAULT_THREAD, defaultWorkers, ScoringPool } from '../../src/pipeline/pool.js';
 import { sentenceAt } from '../../src/pipeline/scored.js';
 import { openScoring, scoreDocuments } from '../../src/pipeline/scoring.js';
-import { realMix } from '../helpers/corpora.js';
+import { builtinMix } from '../helpers/builtin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-pool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +32,7 @@ async function* docBatches(texts: string[], per = 5): AsyncGenerator<Doc[]> {
 
 describe('scoring pool', () => {
   it('3 scoring threads (2 workers and this one) over batches of ~8 sentences give the in-thread spans, sentences and scores, in input order', async () => {
-    const texts = realMix(15).map((d) => d.text);
+    const texts = builtinMix(15).map((d) => d.text);
     const inline = await openScoring(model('random'), {}, 1);
     const pool = await openScoring(model('random'), {}, 3);
     expect(pool).toBeInstanceOf(ScoringPool);

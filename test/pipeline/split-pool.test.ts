@@ -6,21 +6,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sampleSentences } from '../../src/io/sample.js';
 import { readSentences } from '../../src/io/sentences.js';
 import { parallelSplitter } from '../../src/pipeline/split-pool.js';
-import { HAVE_SHARED } from '../select/fixture.js';
-import { realMix } from '../helpers/corpora.js';
+import { builtinMix } from '../helpers/builtin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-split-pool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const reader = { format: 'jsonl' as const, textField: 'text', docPerLine: false, strict: false };
 
-describe.skipIf(!HAVE_SHARED)('parallelSplitter: the reservoir pass split on other threads', () => {
+describe('parallelSplitter: the reservoir pass split on other threads', () => {
   it('one thread needs no pool', () => {
     expect(parallelSplitter(1)).toBeUndefined();
   });
 
   it('a gzip sample split on 3 threads is the in-thread sample, sentence for sentence', async () => {
     const path = join(dir, 'mix.jsonl.gz');
-    writeFileSync(path, gzipSync(realMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n'));
+    writeFileSync(path, gzipSync(builtinMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n'));
     const here = await sampleSentences([path], reader, { size: 500, seed: 3 });
     const splitter = parallelSplitter(3)!;
     try {
