@@ -1,7 +1,9 @@
 /**
  * Seeded random flag and input combinations for filter, score and split, right and wrong:
  * whatever the combination, an exit 0 leaves valid output, no input ever changes, and no
- * temporary file is ever left. The seed is printed in the test name: a failure reproduces.
+ * temporary file is ever left. Then seeded truncations and byte flips of a real model file:
+ * each is refused as a damaged model (exit 4, one printable line) or scores exactly as the
+ * intact model does. The seed is printed in the test name: a failure reproduces.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest, listFiles } from '../helpers/files.js';
 import { sharedDir } from '../../src/core/shared.js';
 import { Rng } from '../../src/core/rng.js';
+import { TadpoleError } from '../../src/core/errors.js';
+import { readModel } from '../../src/model/file.js';
+import { openScorer } from '../../src/model/open.js';
 import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
 
 const shared = sharedDir();
@@ -85,5 +90,90 @@ describe.skipIf(!shared)('fuzzed command lines (needs ../shared)', () => {
     if (body !== undefined && jsonl) {
       for (const line of body.split('\n').filter(Boolean)) expect(() => JSON.parse(line), what).not.toThrow();
     }
+  });
+});
+
+const MODEL_CASES = 48;
+const MODEL_CLI_CASES = 4;
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * A model file's bytes, drawn from the seed: cut short, one to three bytes changed anywhere, or
+ * one base64 character of a stored array swapped for another (still valid JSON and base64: only
+ * the checksum can tell).
+ */
+function damageModel(rng: Rng, bytes: Buffer): { bytes: Buffer; what: string } {
+  const kind = rng.int(3);
+  if (kind === 2) {
+    const arrays = [...bytes.toString('latin1').matchAll(/"([A-Za-z0-9+/]{64,})/g)];
+    const m = arrays[rng.int(arrays.length)]!;
+    const i = m.index + 1 + rng.int(m[1]!.length - 4);
+    const out = Buffer.from(bytes);
+    out[i] = B64.charCodeAt((B64.indexOf(String.fromCharCode(out[i]!)) + 1 + rng.int(63)) % 64);
+    return { bytes: out, what: `base64 character changed at ${i}` };
+  }
+  if (kind === 0) {
+    const at = rng.int(bytes.length);
+    return { bytes: bytes.subarray(0, at), what: `cut to ${at} of ${bytes.length} bytes` };
+  }
+  const out = Buffer.from(bytes);
+  const at: number[] = [];
+  for (let k = 1 + rng.int(3); k > 0; k--) {
+    const i = rng.int(out.length);
+    out[i] = out[i]! ^ (1 + rng.int(255));
+    at.push(i);
+  }
+  return { bytes: out, what: `bytes changed at ${at.join(', ')}` };
+}
+
+/** The scores a model file gives these sentences, loaded as every command loads it. */
+async function scoresOf(path: string, sentences: string[]): Promise<Float64Array> {
+  const scorer = await openScorer(readModel(path));
+  try {
+    return await scorer.score(sentences);
+  } finally {
+    await scorer.dispose();
+  }
+}
+
+describe.skipIf(!shared)('fuzzed model files (needs ../shared)', () => {
+  let intact: Buffer;
+  let sentences: string[];
+  let expected: Float64Array;
+  beforeAll(async () => {
+    intact = readFileSync(model);
+    sentences = newsJsonl(30_000).toString('utf8').split('\n').filter(Boolean).flatMap((l) => String((JSON.parse(l) as { text: string }).text).split(/(?<=[.!?])\s+/));
+    expected = await scoresOf(model, sentences);
+  });
+
+  it.each(Array.from({ length: MODEL_CASES }, (_, i) => i))(`seed ${SEED}, model case %i: refused as damaged (exit 4, one printable line) or the intact model's scores`, async (i) => {
+    const { bytes, what } = damageModel(new Rng(SEED * 31 + i), intact);
+    const path = join(dir, `fuzzed-model-${i}.json`);
+    writeFileSync(path, bytes);
+    let scores: Float64Array | undefined;
+    try {
+      scores = await scoresOf(path, sentences);
+    } catch (err) {
+      expect(err, `${what}: ${String(err)}`).toBeInstanceOf(TadpoleError);
+      expect((err as TadpoleError).exitCode, `${what}: ${(err as Error).message}`).toBe(4);
+      expect((err as Error).message, what).toMatch(/^[^\u0000-\u001f\u007f-\u009f]*$/);
+    }
+    if (scores) expect([...scores], `${what} loaded, so it must score as the intact model`).toEqual([...expected]);
+  });
+
+  it.each(Array.from({ length: MODEL_CLI_CASES }, (_, i) => i))(`seed ${SEED}, model case %i through filter: exit 4 with one line, or exit 0 with the intact model's selection`, (i) => {
+    const ws = join(dir, `model-cli-${i}`);
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, 'news.jsonl'), newsJsonl(40_000));
+    const { bytes, what } = damageModel(new Rng(SEED * 37 + i), intact);
+    writeFileSync(join(ws, 'model.json'), bytes);
+    const want = cli(['filter', '-q', '-m', model, 'news.jsonl'], { cwd: ws });
+    expect(want.code).toBe(0);
+    const r = cli(['filter', '-q', '-m', 'model.json', 'news.jsonl', '-o', 'kept.jsonl'], { cwd: ws });
+    expect([0, 4], `${what}\n${r.stderr}`).toContain(r.code);
+    if (r.code === 0) expect(readFileSync(join(ws, 'kept.jsonl')).equals(want.stdout), what).toBe(true);
+    else expect(r.stderr, what).toMatch(/^tadpole filter: error: [^\u0000-\u001f\u007f-\u009f]*\n$/);
+    expect(listFiles(ws).filter((f) => /\.tmp-|\.partial$|kept\.jsonl$/.test(f) && r.code !== 0), what).toEqual([]);
   });
 });
