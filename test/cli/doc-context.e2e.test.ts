@@ -1,17 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chemprotSentences, realMix } from '../helpers/corpora.js';
+import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
-// --doc-context (src/segment/context.ts) on real text: bio (OHSUMED), news, cs and fiction
-// documents, a ChemProt task.
+// --doc-context (src/segment/context.ts) on real text: the built-in corpus's bio, cs, wiki,
+// speech and fiction documents, its PubMedQA task.
 const tmp = tempDir('tadpole-doc-context-');
 const f = (name: string) => join(tmp.dir, name);
 
 beforeAll(async () => {
-  writeFileSync(f('task.jsonl'), chemprotSentences(800).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
-  writeFileSync(f('mix.jsonl'), realMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writeFileSync(f('task.jsonl'), builtinTaskSentences(800).map((t) => JSON.stringify({ text: t })).join('\n') + '\n');
+  writeFileSync(f('mix.jsonl'), builtinMix(40).map((d) => JSON.stringify(d)).join('\n') + '\n');
   const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('model.json')]);
   expect(fit.code, fit.stderr).toBe(0);
 });

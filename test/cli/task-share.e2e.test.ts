@@ -1,19 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir, sharedPath } from '../../src/core/shared.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { realMix } from '../helpers/corpora.js';
+import { builtinMix } from '../helpers/builtin.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 
-describe.skipIf(!sharedDir())('filter says how much of the corpus looks like the task (real text)', () => {
+describe('filter says how much of the corpus looks like the task (real text)', () => {
   it('on stderr and in --stats, near the task domain\'s true share of the sentences; -q drops the line, not the field', async () => {
     const { dir, cleanup } = tempDir();
     try {
       const corpus = join(dir, 'corpus.jsonl');
-      const docs = realMix(150);
+      const docs = builtinMix(150);
       writeFileSync(corpus, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
       const model = join(dir, 'model.json');
-      const fit = await runCli(['fit', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '-o', model]);
+      const fit = await runCli(['fit', '--task', join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'), '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       const stats = join(dir, 'stats.json');
       const f = await runCli(['filter', '-m', model, corpus, '-o', join(dir, 'kept.jsonl'), '--stats', stats]);
@@ -24,7 +23,7 @@ describe.skipIf(!sharedDir())('filter says how much of the corpus looks like the
       expect(s.taskShare.estimate * 100).toBeCloseTo(Number(line![1]), 1);
       expect(s.taskShare.low).toBeLessThanOrEqual(s.taskShare.estimate);
       expect(s.taskShare.high).toBeGreaterThanOrEqual(s.taskShare.estimate);
-      // Four sources, as many documents each: the estimate is near the bio share, not the whole.
+      // Five sources, as many documents each: the estimate is near the bio share, not the whole.
       const bioDocs = docs.filter((d) => d.source === 'bio').length / docs.length;
       expect(s.taskShare.estimate).toBeGreaterThan(bioDocs / 3);
       expect(s.taskShare.estimate).toBeLessThan(bioDocs * 3);
