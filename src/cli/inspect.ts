@@ -6,6 +6,7 @@ import { Sink } from '../io/sink.js';
 import { readSentences } from '../io/sentences.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { groupText, type TextGroup } from '../inspect/groups.js';
+import { rarer, taskWords, type TaskWords } from '../inspect/task-words.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -23,7 +24,7 @@ const spec: CommandSpec = {
     { name: 'groups', min: 1, type: 'int', arg: 'N', default: 6, help: 'Groups to form (fewer when the text has fewer pieces)' },
     { name: 'sample', min: 1, type: 'int', arg: 'N', default: 10000, help: 'Read a seeded sample of N sentences in 15-sentence pieces, spread over the input (plain files are seeked into, not read whole)' },
     { name: 'examples', min: 0, type: 'int', arg: 'N', default: 3, help: 'Example sentences per group (from the pieces nearest its centre)' },
-    { name: 'task', role: 'input', type: 'list', arg: 'FILE...', help: "Also place your task's sentences among the groups and show each group's share of them: a group much larger in the text than in the task is a place to look (not a verdict: a subtopic the task barely touches looks the same)" },
+    { name: 'task', role: 'input', type: 'list', arg: 'FILE...', help: "Your task's text: the pieces whose words the task does not use are grouped apart and the groups come least task-like first, each saying whether it reads like the task and how to --avoid it; also each group's share of the task's sentences" },
     { name: 'write-groups', role: 'output-dir', type: 'string', arg: 'DIR', help: "Write each group's sampled sentences to DIR/group-K.txt, one per line, ready for tadpole fit --avoid" },
     { name: 'json', type: 'boolean', help: 'One JSON object per group on stdout instead of the report' },
     { name: 'seed', type: 'int', arg: 'N', default: 0, help: 'Seed for the sample and the grouping' },
@@ -57,10 +58,33 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-function report(g: TextGroup, hasTask: boolean): string {
-  const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${count(g.pieces, 'piece')}, ${count(g.sentences.length, 'sentence')})${hasTask ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
+/** A path as a shell word: quoted when it holds anything but plain path characters. */
+function shellWord(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A group whose text is mostly in pieces unlike the task. */
+function isUnlike(g: TextGroup): boolean {
+  return (g.unlike ?? 0) >= 0.5;
+}
+
+/** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
+function avoidCommand(taskFiles: readonly string[], file: string): string {
+  return `tadpole fit --task ${taskFiles.map(shellWord).join(' ')} --avoid ${shellWord(file)} -o model.json`;
+}
+
+function verdict(g: TextGroup, tw: TaskWords): string {
+  const words = Number.isFinite(g.surprise) ? `its words are ${rarer(g.surprise as number, tw).toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
+  const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
+  return isUnlike(g) ? `  UNLIKE the task: ${words}; ${pieces}` : `  task-like: ${words}; ${pieces}`;
+}
+
+function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords } | undefined, file: string): string {
+  const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${count(g.pieces, 'piece')}, ${count(g.sentences.length, 'sentence')})${task ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
   const lines = [head, `  words: ${g.words.length ? g.words.join(', ') : '(none frequent enough)'}`];
+  if (task) lines.push(verdict(g, task.words));
   for (const e of g.examples) lines.push(`  > ${oneLine(e)}`);
+  if (task && isUnlike(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
   return lines.join('\n');
 }
 
@@ -84,7 +108,10 @@ export const command: Command = {
     if (sample.sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in ${inputs.join(', ')}: nothing to group`);
     const task = taskFiles.length ? await readSentences(taskFiles, { ...reader, limit: TASK_SENTENCES, seed }, { stdin: io.stdin }) : undefined;
     if (task && task.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in --task ${taskFiles.join(', ')}`);
-    const found = groupText(sample.sentences, sample.groups, { groups, seed, examples, ...(task ? { reference: task } : {}) });
+    const words = task ? taskWords(task, seed) : undefined;
+    const found = groupText(sample.sentences, sample.groups, { groups, seed, examples, ...(task && words ? { reference: task, taskWords: words } : {}) });
+    // Where each group's file is (or would be, with --write-groups), for the --avoid commands.
+    const groupFile = (g: TextGroup) => join(outDir ?? 'DIR', `group-${g.id}.txt`);
 
     const files: string[] = [];
     if (outDir) {
@@ -104,13 +131,20 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...(task ? { taskShare: g.referenceShare ?? 0 } : {}), ...(outDir ? { file: files[i] } : {}) };
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }
     } else {
       const from = sample.sampler === 'seek' ? 'a seeded sample seeked from the input' : sample.sentences.length < size ? 'all of it' : 'a seeded sample';
       await sink.write(`${count(sample.sentences.length, 'sentence')} in ${count(pieces, 'piece')} (${from}), ${count(found.length, 'group')}${task ? `; ${count(task.length, 'task sentence')} placed among them` : ''}\n`);
-      for (const g of found) await sink.write(`\n${report(g, !!task)}\n`);
+      if (task) {
+        const off = found.filter(isUnlike);
+        const share = off.reduce((a, g) => a + g.share, 0);
+        await sink.write(off.length ? `least task-like first: ${count(off.length, 'group')} (${(100 * share).toFixed(1)}% of the text) unlike the task\n` : 'least task-like first: every group reads like the task\n');
+        if (off.length && !outDir) await sink.write('write the groups with --write-groups DIR to run the --avoid commands below\n');
+      }
+      for (const g of found) await sink.write(`\n${report(g, task && words ? { files: taskFiles, words } : undefined, groupFile(g))}\n`);
     }
     await sink.close();
     if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like some of them: tadpole fit --task ... --avoid ${join(outDir, 'group-K.txt')} ...\n`);

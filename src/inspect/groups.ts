@@ -8,8 +8,8 @@
  */
 import { TadpoleError } from '../core/errors.js';
 import { Lsa } from '../select/lsa.js';
-import { FUNCTION_WORDS } from '../text/function-words.js';
-import { sphericalKMeans } from './kmeans.js';
+import { sphericalKMeans, type KMeansResult } from './kmeans.js';
+import { wordsOf, type TaskWords } from './task-words.js';
 
 export interface GroupOptions {
   /** Groups wanted (fewer when there are fewer pieces, or a cluster empties). */
@@ -23,10 +23,16 @@ export interface GroupOptions {
   scores?: ArrayLike<number>;
   /** Sentences to place among the groups (the task): each group gets the share nearest it. */
   reference?: readonly string[];
+  /**
+   * The task's words (task-words.ts): the pieces unlike the task are grouped apart from the
+   * rest (all groups but one go to them, so a kind of text that is 2% of the whole is not
+   * merged into a large task-like group), and the groups come least task-like first.
+   */
+  taskWords?: TaskWords;
 }
 
 export interface TextGroup {
-  /** 1, 2, ...: by share of the text, largest first. */
+  /** 1, 2, ...: by share of the text, largest first; with taskWords, least task-like first. */
   id: number;
   /** Pieces (segments) in the group. */
   pieces: number;
@@ -44,20 +50,86 @@ export interface TextGroup {
   meanScore?: number;
   /** Share of the reference sentences whose nearest group this is, when a reference was given. */
   referenceShare?: number;
+  /** With taskWords: the mean surprise of its words under the task's frequencies (task-words.ts); NaN without a content word. */
+  surprise?: number;
+  /** With taskWords: the share of its characters in pieces unlike the task. */
+  unlike?: number;
 }
 
-const WORD = /\p{L}[\p{L}\p{N}'’-]*/gu;
-const SKIP = new Set(FUNCTION_WORDS);
 /** An example longer than this is cut with an ellipsis: a line of the report, not a page. */
 const EXAMPLE_CHARS = 160;
 
-function wordsOf(s: string): string[] {
-  const out: string[] = [];
-  for (const m of s.matchAll(WORD)) {
-    const w = m[0].toLowerCase();
-    if (w.length >= 3 && !SKIP.has(w)) out.push(w);
+/**
+ * Unit rows, one per piece: the sum of its sentences' LSA rows (an LSA fitted on these
+ * sentences), normalised. `pieceOf[i]` is sentence i's piece (0..n-1). Without a word n-gram
+ * shared by two sentences there is nothing to group by: every row is zero (one group).
+ */
+function pieceRows(sentences: readonly string[], pieceOf: ArrayLike<number>, n: number, seed: number): { rows: Float64Array; d: number; lsa: Lsa | undefined } {
+  let lsa: Lsa | undefined;
+  try {
+    lsa = Lsa.fit([...sentences], { dims: 64, seed });
+  } catch (err) {
+    if (!(err instanceof TadpoleError && err.code === 'TADPOLE_INPUT')) throw err;
   }
-  return out;
+  const d = lsa?.dims ?? 1;
+  const rows = lsa ? lsa.transform([...sentences]) : new Float32Array(sentences.length);
+  const pieces = new Float64Array(n * d);
+  for (let i = 0; i < sentences.length; i++) {
+    const p = pieceOf[i] as number;
+    for (let x = 0; x < d; x++) pieces[p * d + x] += rows[i * d + x] as number;
+  }
+  for (let p = 0; p < n; p++) normalise(pieces, p, d);
+  return { rows: pieces, d, lsa };
+}
+
+function normalise(rows: Float64Array, p: number, d: number): void {
+  let norm = 0;
+  for (let x = 0; x < d; x++) norm += (rows[p * d + x] as number) ** 2;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let x = 0; x < d; x++) rows[p * d + x] = (rows[p * d + x] as number) / norm;
+}
+
+/**
+ * Spherical k-means on the pieces, or, with pieces both unlike and like the task, on each side
+ * apart: groups - 1 for the unlike pieces (as many as there are), grouped on an LSA of their own
+ * sentences (an LSA of the whole is spent on the task-like bulk's topics, where two small kinds
+ * of text share a direction), the rest for the others. Centroids and similarities are then
+ * those of the whole's rows, so the task's sentences can be placed among every group.
+ */
+function cluster(sentences: readonly string[], pieceOf: ArrayLike<number>, whole: { rows: Float64Array; d: number }, n: number, groups: number, seed: number, unlike: Uint8Array | undefined): KMeansResult {
+  const { rows, d } = whole;
+  const off = unlike ? Array.from({ length: n }, (_, p) => p).filter((p) => unlike[p] === 1) : [];
+  const like = unlike ? Array.from({ length: n }, (_, p) => p).filter((p) => unlike[p] !== 1) : [];
+  if (!unlike || groups < 2 || off.length === 0 || like.length === 0) return sphericalKMeans(rows, n, d, groups, seed);
+  const assign = new Int32Array(n);
+  // The unlike side, on its own LSA.
+  const local = new Int32Array(n).fill(-1);
+  off.forEach((p, i) => (local[p] = i));
+  const offSentences: string[] = [];
+  const offPiece: number[] = [];
+  sentences.forEach((s, i) => {
+    const p = local[pieceOf[i] as number] as number;
+    if (p >= 0) {
+      offSentences.push(s);
+      offPiece.push(p);
+    }
+  });
+  const offRows = pieceRows(offSentences, offPiece, off.length, seed);
+  const offRun = sphericalKMeans(offRows.rows, off.length, offRows.d, Math.min(groups - 1, off.length), seed);
+  off.forEach((p, i) => (assign[p] = offRun.assign[i] as number));
+  const kOff = offRun.centroids.length / offRows.d;
+  // The task-like side, on the whole's rows.
+  const likeRows = new Float64Array(like.length * d);
+  like.forEach((p, i) => likeRows.set(rows.subarray(p * d, (p + 1) * d), i * d));
+  const likeRun = sphericalKMeans(likeRows, like.length, d, groups - kOff, seed + 1);
+  like.forEach((p, i) => (assign[p] = kOff + (likeRun.assign[i] as number)));
+  const k = kOff + likeRun.centroids.length / d;
+  const centroids = new Float64Array(k * d);
+  for (let p = 0; p < n; p++) for (let x = 0; x < d; x++) centroids[(assign[p] as number) * d + x] += rows[p * d + x] as number;
+  for (let c = 0; c < k; c++) normalise(centroids, c, d);
+  const similarity = new Float64Array(n);
+  for (let p = 0; p < n; p++) for (let x = 0; x < d; x++) similarity[p] += (rows[p * d + x] as number) * (centroids[(assign[p] as number) * d + x] as number);
+  return { assign, similarity, centroids };
 }
 
 /**
@@ -71,34 +143,26 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   const pieceIds = [...new Set(Array.from(unitOf))].sort((a, b) => a - b);
   const pieceIndex = new Map(pieceIds.map((p, i) => [p, i]));
   const n = pieceIds.length;
-  // No word n-gram shared by two sentences: nothing to group by, so one group of everything.
-  let lsa: Lsa | undefined;
-  try {
-    lsa = Lsa.fit([...sentences], { dims: 64, seed: opts.seed });
-  } catch (err) {
-    if (!(err instanceof TadpoleError && err.code === 'TADPOLE_INPUT')) throw err;
+  const pieceOf = Int32Array.from(sentences, (_, i) => pieceIndex.get(unitOf[i] as number) as number);
+  const whole = pieceRows(sentences, pieceOf, n, opts.seed);
+  const { lsa, d } = whole;
+  // A piece is unlike the task when its words are more surprising to the task than nearly all of the task's own pieces' are.
+  let unlike: Uint8Array | undefined;
+  if (opts.taskWords) {
+    const own = Array.from({ length: n }, () => [] as string[]);
+    sentences.forEach((s, i) => own[pieceIndex.get(unitOf[i] as number) as number]?.push(s));
+    const tw = opts.taskWords;
+    unlike = Uint8Array.from(own, (ss) => (tw.surpriseOf(ss) > tw.threshold ? 1 : 0));
   }
-  const d = lsa?.dims ?? 1;
-  const rows = lsa ? lsa.transform([...sentences]) : new Float32Array(sentences.length);
-  const pieces = new Float64Array(n * d);
-  for (let i = 0; i < sentences.length; i++) {
-    const p = pieceIndex.get(unitOf[i] as number) as number;
-    for (let x = 0; x < d; x++) pieces[p * d + x] += rows[i * d + x] as number;
-  }
-  for (let p = 0; p < n; p++) {
-    let norm = 0;
-    for (let x = 0; x < d; x++) norm += (pieces[p * d + x] as number) ** 2;
-    norm = Math.sqrt(norm);
-    if (norm > 0) for (let x = 0; x < d; x++) pieces[p * d + x] = (pieces[p * d + x] as number) / norm;
-  }
-  const { assign, similarity, centroids } = sphericalKMeans(pieces, n, d, opts.groups, opts.seed);
-  const referenceCount = new Float64Array(opts.groups);
+  const { assign, similarity, centroids } = cluster(sentences, pieceOf, whole, n, opts.groups, opts.seed, unlike);
+  const k0 = centroids.length / d;
+  const referenceCount = new Float64Array(k0);
   if (opts.reference?.length) {
     const ref = lsa ? lsa.transform([...opts.reference]) : new Float32Array(opts.reference.length * d);
     for (let i = 0; i < opts.reference.length; i++) {
       let best = 0;
       let bestSim = -Infinity;
-      for (let c = 0; c < opts.groups && c * d < centroids.length; c++) {
+      for (let c = 0; c < k0; c++) {
         let s = 0;
         for (let x = 0; x < d; x++) s += (ref[i * d + x] as number) * (centroids[c * d + x] as number);
         if (s > bestSim) {
@@ -151,6 +215,12 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         return longest.length > EXAMPLE_CHARS ? `${longest.slice(0, EXAMPLE_CHARS - 1)}…` : longest;
       });
       const chars = idx.reduce((a, i) => a + (sentences[i] as string).length, 0);
+      let byTask: { surprise: number; unlike: number } | undefined;
+      if (opts.taskWords && unlike) {
+        const off = unlike;
+        const offChars = idx.reduce((a, i) => a + (off[pieceIndex.get(unitOf[i] as number) as number] ? (sentences[i] as string).length : 0), 0);
+        byTask = { surprise: opts.taskWords.surpriseOf(idx.map((i) => sentences[i] as string)), unlike: chars > 0 ? offChars / chars : 0 };
+      }
       let meanScore: number | undefined;
       if (opts.scores) meanScore = idx.reduce((a, i) => a + (opts.scores?.[i] as number), 0) / idx.length;
       return {
@@ -164,10 +234,18 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         examples,
         ...(meanScore !== undefined ? { meanScore } : {}),
         ...(opts.reference?.length ? { referenceShare: (referenceCount[c] as number) / opts.reference.length } : {}),
+        ...(byTask ?? {}),
       };
     })
     .filter((g) => g.sentences.length > 0)
-    .sort((a, b) => b.chars - a.chars || b.pieces - a.pieces);
+    .sort((a, b) => (opts.taskWords ? leastTaskLike(a, b) : 0) || b.chars - a.chars || b.pieces - a.pieces);
   groups.forEach((g, i) => (g.id = i + 1));
   return groups;
+}
+
+/** Least task-like first: by the surprise of their words to the task (a group without content words last). */
+function leastTaskLike(a: { surprise?: number }, b: { surprise?: number }): number {
+  const x = Number.isFinite(a.surprise) ? (a.surprise as number) : -Infinity;
+  const y = Number.isFinite(b.surprise) ? (b.surprise as number) : -Infinity;
+  return x === y ? 0 : x > y ? -1 : 1;
 }
