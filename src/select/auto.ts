@@ -134,7 +134,7 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
   for (const f of figures) if (f.auroc > best.auroc) best = f;
   const choice: AutoChoice = { chosen: best.name, candidates: figures, heldOutTask: t.held.length, heldOutGeneral: g.held.length };
   if (!(best.auroc >= AUTO_DEFAULTS.warnBelow)) {
-    choice.warning = `the best candidate (${best.name}) ranks held-out task sentences above corpus sentences with AUROC ${best.auroc.toFixed(3)} (0.5 = random, 1 = perfect): the task is hard to tell from this corpus, and the kept text will be close to a random sample. Give more or more typical task text, or a general sample without task-like text.`;
+    choice.warning = `the best scorer ranks held-out task sentences above corpus sentences with AUROC ${best.auroc.toFixed(3)} (0.5 = random, 1 = perfect): the task is hard to tell from this corpus, and the kept text will be close to a random sample. Give more or more typical task text, or a general sample without task-like text.`;
   }
   return choice;
 }
@@ -190,7 +190,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
       candidates: [],
       heldOutTask: 0,
       heldOutGeneral: 0,
-      warning: `${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each, so nobody measured whether ${candidates[0]} can tell the task from the corpus: it may keep close to a random sample. Give more task text and a larger general sample.`,
+      warning: `${ctx.task.length} task and ${ctx.general.length} general sentences are too few to hold out ${AUTO_DEFAULTS.minHeldOut} of each, so nobody measured whether the scorer can tell the task from the corpus: it may keep close to a random sample. Give more task text and a larger general sample.`,
     };
     ctx.log?.(`contrast: using ${choice.chosen}, unmeasured`);
     ctx.log?.(`warning: ${choice.warning}`);

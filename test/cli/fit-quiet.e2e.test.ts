@@ -31,7 +31,8 @@ describe('fit -q: warnings only (real text)', () => {
     writeFileSync(f('self.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const same = await runCli(['fit', '-q', '--task', f('self.jsonl'), '--general', f('self.jsonl'), '-o', f('s.json')]);
     expect(same.code, same.stderr).toBe(0);
-    expect(same.stderr).toMatch(/^tadpole: warning: the best candidate .* AUROC 0\.\d{3} .*close to a random sample/);
+    expect(same.stderr).toMatch(/^tadpole: warning: the best scorer ranks held-out task sentences above corpus sentences with AUROC 0\.\d{3} .*close to a random sample/);
+    expect(same.stderr).not.toMatch(/classifier:|dsir:/); // no scorer's internal name without -v
     expect(same.stderr.trim().split('\n').every((l) => l.startsWith('tadpole: warning: '))).toBe(true);
     writeFileSync(f('tiny.txt'), 'One protein binds another.\n\nThe kinase is inhibited by the drug.\n');
     const tiny = await runCli(['fit', '-q', '--task', f('tiny.txt'), '-o', f('t.json')]);
