@@ -12,6 +12,7 @@ import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { heldOutEntry } from '../model/describe.js';
+import { taskShareEntry } from '../cut/share-estimate.js';
 import { checkFilterOptions } from './checks.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { RunLock } from '../shard/lock.js';
@@ -24,6 +25,7 @@ import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
 import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { emitShard } from './shard-emit.js';
+import { sqliteDriver } from '../store/sqlite.js';
 import { scoreShard } from './shard-score.js';
 
 export interface RunDirFilterOptions {
@@ -69,6 +71,8 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
   const t0 = performance.now();
   checkFilterOptions(opts);
   refuseReadOnce(opts.inputs, 'filter --run-dir');
+  // The ledger's driver is an optional package: when it is missing, say so before making anything.
+  sqliteDriver();
   mkdirSync(opts.runDir, { recursive: true });
   const paths = runPaths(opts.runDir);
   const lock = RunLock.acquire(paths.lock, `run directory ${opts.runDir}`);
@@ -142,7 +146,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       ...(threads !== undefined ? { threads } : {}),
       ...(completion.info ? { completion: completion.info } : {}),
       ...heldOutEntry(completion.model),
-      ...(cut.taskShare ? { taskShare: cut.taskShare } : {}),
+      ...taskShareEntry(completion.model),
     };
   } catch (err) {
     run?.ledger.setMeta({ status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });

@@ -19,6 +19,7 @@ import { defaultWorkers } from './pool.js';
 import { openScoring, type Scoring } from './scoring.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
+import { sqliteDriver } from '../store/sqlite.js';
 import { checkInputsUnchanged, docContextIdentity, identityFor, openExistingRun, openRun } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
 import { scoreShard, type ShardSummary } from './shard-score.js';
@@ -52,6 +53,8 @@ export interface ScoreStageOptions extends StageCommon {
 }
 
 function withShardLock<T>(runDir: string, id: ShardId, fn: () => Promise<T>): Promise<T> {
+  // The ledger's driver is an optional package: when it is missing, say so before making anything.
+  sqliteDriver();
   mkdirSync(shardPaths(runDir, id).dir, { recursive: true });
   const lock = RunLock.acquire(shardPaths(runDir, id).lock, `shard ${id.shard}/${id.of} of ${runDir}`);
   return fn().finally(() => lock.release());

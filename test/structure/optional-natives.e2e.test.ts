@@ -69,5 +69,10 @@ describe('the native packages are optional', () => {
     expect(runDir.status, runDir.stderr).toBe(1);
     expect(runDir.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tadpole filter: error: .*cannot load better-sqlite3(-napi)? for the run ledger on Node v\d+.*: (npm install better-sqlite3@12|reinstall tadpole)/)]);
     expect(existsSync(join(tmp.dir, 'kept.jsonl'))).toBe(false);
+    expect(existsSync(join(tmp.dir, 'run'))).toBe(false);
+    const shard = run(['score', '-m', model, corpus, '--run-dir', join(tmp.dir, 'shards'), '--shard', '0/2']);
+    expect(shard.status, shard.stderr).toBe(1);
+    expect(shard.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tadpole score: error: .*cannot load better-sqlite3(-napi)? for the run ledger/)]);
+    expect(existsSync(join(tmp.dir, 'shards'))).toBe(false);
   });
 });
