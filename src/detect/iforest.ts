@@ -129,6 +129,8 @@ export class IsolationForest implements Detector {
     const det = new IsolationForest({ seed: p.num('seed'), trees: p.num('trees'), sampleSize: p.num('sampleSize') });
     const nodes = s.count('nodes');
     det.dims = s.count('dims');
+    // Feature indexes are Int16: a wider forest was never fitted (fit refuses it).
+    if (det.dims > MAX_DIMS) throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: detector iforest "dims": ${det.dims}, over ${MAX_DIMS}; refit the model or restore the file`);
     det.psi = s.num('psi');
     det.setForest({
       roots: s.i32('roots', det.params.trees),

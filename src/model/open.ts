@@ -1,6 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, fingerprintMismatch, specFromFingerprint, type EmbedderSpec } from '../embed/factory.js';
+import { declaredCount } from '../core/b64.js';
 import { printable } from '../core/printable.js';
 import { canonicalMethod, selectorFactory } from '../select/registry.js';
 import type { SelectorFactory, SentenceScorer } from '../select/selector.js';
@@ -19,6 +20,7 @@ export async function openScorer(model: ModelFile, override: Partial<EmbedderSpe
   let embedder: Embedder | undefined;
   if (factory.needsEmbedder && !model.embedder) throw new TadpoleError('TADPOLE_MODEL', `model file (method ${model.method}) records no embedder`);
   if (model.embedder) {
+    checkEmbedderDims(model.embedder.dims);
     if (override.kind && override.kind !== model.embedder.kind) {
       throw new TadpoleError('TADPOLE_MODEL_MISMATCH', `model was fitted with the ${model.embedder.kind} embedder, not ${override.kind}: refit, or drop --embedder`);
     }
@@ -73,4 +75,13 @@ function factoryOf(model: ModelFile): SelectorFactory {
 function asModelDamage(err: unknown): TadpoleError {
   if (err instanceof TadpoleError) return err;
   return new TadpoleError('TADPOLE_MODEL', printable(`model file is damaged: ${err instanceof Error ? err.message : String(err)}; refit the model or restore the file`), { cause: err });
+}
+
+/** Wider than any sentence embedder (64..4096): a model that declares more is damaged, and would allocate dims x batch floats. */
+const MAX_EMBEDDER_DIMS = 65_536;
+
+function checkEmbedderDims(dims: unknown): void {
+  if (declaredCount(dims, 'embedder "dims"') > MAX_EMBEDDER_DIMS) {
+    throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: embedder "dims": ${String(dims)}, over ${MAX_EMBEDDER_DIMS}; refit the model or restore the file`);
+  }
 }

@@ -30,7 +30,7 @@ const b64 = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLengt
 const parts = (m: Json) => m.selector.state.selector.state.parts as Json[];
 
 /** Each damaged-model case of issue 43's table: what it does to a parsed model file. */
-const DAMAGE: Array<[string, 'contrast' | 'tadpole', (m: Json) => void]> = [
+const DAMAGE: Array<[string, 'contrast' | 'tadpole' | 'hash', (m: Json) => void]> = [
   ['contrast weights cut to half', 'contrast', (m) => {
     const w = f32(parts(m)[0]!.selector.state.weights);
     parts(m)[0]!.selector.state.weights = b64(w.subarray(0, w.length / 2));
@@ -57,10 +57,15 @@ const DAMAGE: Array<[string, 'contrast' | 'tadpole', (m: Json) => void]> = [
     m.selector.state.representation.dims = 1e9;
     m.selector.state.detector.state.dims = 1e9;
   }],
+  ['embedder dims = 1e9', 'hash', (m) => {
+    m.embedder.dims = 1e9;
+    m.selector.state.representation.fingerprint.dims = 1e9;
+    m.selector.state.detector.state.dims = 1e9;
+  }],
 ];
 
 let dir: string;
-const models: Record<'contrast' | 'tadpole', string> = { contrast: '', tadpole: '' };
+const models: Record<'contrast' | 'tadpole' | 'hash', string> = { contrast: '', tadpole: '', hash: '' };
 let corpus: string;
 
 beforeAll(async () => {
@@ -72,6 +77,8 @@ beforeAll(async () => {
     models[method] = join(dir, `${method}.json`);
     writeModel(models[method], await fitLibraryModel({ method, task, general, seed: 0, options: {} }));
   }
+  models.hash = join(dir, 'hash.json');
+  writeModel(models.hash, await fitLibraryModel({ method: 'tadpole', embedder: { kind: 'hash' }, task, general, seed: 0, options: {} }));
   corpus = join(dir, 'corpus.jsonl');
   writeFileSync(corpus, Buffer.concat([newsJsonl(60_000), Buffer.from(task.slice(0, 150).map((text) => JSON.stringify({ text })).join('\n') + '\n')]));
 }, 120_000);
