@@ -101,7 +101,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     lines.length = 0;
     const telegraphic = await fit(titles, 'on');
     expect((telegraphic.selector.params.candidates as string[]).some((c) => c.includes('features=style'))).toBe(false);
-    expect(lines.join('\n')).toMatch(/style=on, but the task reads as headlines or titles/);
+    expect(lines.join('\n')).toMatch(/style=on, but the task carries too few function words for a style view: left out/);
     await expect(fit(mix.task, 'yes')).rejects.toThrow(/invalid style "yes" for method contrast: should be one of: off, on, guard/);
   });
 
