@@ -16,10 +16,12 @@
 // `data_selection` package (DSIR's source checkout, with its package metadata, e.g. after
 // `python3 setup.py egg_info` there); TADPOLE_PEER_PYTHON: the python to run it with (else
 // python3, then /usr/bin/python3); TADPOLE_PEER_FASTTEXT: the fastText binary (else `fasttext`).
+// BENCH_PEERS_OUT=FILE also writes the figures as JSON (docs/benchmarks/results/peers-speed.json
+// is the one scripts/figures/peers.js draws).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { makeCorpus } from '../make-corpus.js';
 import { benchDir, generalSample, runMeasured } from './e2e.js';
@@ -37,7 +39,7 @@ const ONE_THREAD = { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_TH
  * A command's wall seconds and its CPU seconds (user + system of the process and every thread
  * and child it waited for), read from the shell's `times` built-in, so no GNU time is needed.
  */
-function runChild(cmd, args, env = {}) {
+export function runChild(cmd, args, env = {}) {
   const t = performance.now();
   const r = spawnSync('sh', ['-c', '"$@"; s=$?; times >&2; exit $s', 'sh', cmd, ...args], {
     encoding: 'utf8',
@@ -81,7 +83,7 @@ function runTadpole(label, extra, { dir, corpus }) {
 }
 
 /** The first python that imports `data_selection` (with TADPOLE_PEER_DSIR on its path), or why none did. */
-function dsirPython() {
+export function dsirPython() {
   const pythonPath = [process.env.TADPOLE_PEER_DSIR, process.env.PYTHONPATH].filter(Boolean).join(delimiter);
   const candidates = [process.env.TADPOLE_PEER_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean);
   const why = [];
@@ -158,6 +160,23 @@ const TOOLS = {
   fasttext: { name: 'fastText classifier (DCLM recipe)', run: runFastText },
 };
 
+/** The run's rates as JSON: MB of corpus per CPU-second, select and score, and the fit's CPU seconds. */
+function writeResults(path, { mb, size, docs, results }) {
+  const tools = Object.fromEntries(
+    Object.entries(results).map(([key, r]) => [key, { name: TOOLS[key].name, select_mb_per_cpu_s: Number((size / r.select.cpu).toFixed(2)), score_mb_per_cpu_s: Number((size / r.score.cpu).toFixed(2)), fit_cpu_s: Number(r.fit.cpu.toFixed(1)) }]),
+  );
+  const file = {
+    what: 'MB of corpus per CPU-second (user + system of the whole process), one core each; select: task data to kept output, score: the pass over the corpus',
+    command: `${process.env.BENCH_PEERS_MB ? `BENCH_PEERS_MB=${process.env.BENCH_PEERS_MB} ` : ''}node scripts/bench/peers.js`,
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    corpus: { mb: Number(size.toFixed(1)), documents: docs, asked_mb: mb },
+    tools,
+  };
+  writeFileSync(path, JSON.stringify(file, null, 2) + '\n');
+  console.log(`peers: wrote ${relative(process.cwd(), path)}`);
+}
+
 export async function benchPeers() {
   const mb = Number(process.env.BENCH_PEERS_MB ?? 60);
   const only = process.env.BENCH_PEERS ? process.env.BENCH_PEERS.split(',') : Object.keys(TOOLS);
@@ -205,6 +224,7 @@ export async function benchPeers() {
     const x = (p, b) => (b ? `${(b.cpu / p.cpu).toFixed(3)}` : 'n/a');
     console.log(`| ${TOOLS[key].name} | ${(size / r.select.cpu).toFixed(2)} | ${x(r.select, base?.select)} | ${(size / r.score.cpu).toFixed(2)} | ${x(r.score, base?.score)} | ${r.fit.cpu.toFixed(1)} |`);
   }
+  if (process.env.BENCH_PEERS_OUT) writeResults(process.env.BENCH_PEERS_OUT, { mb, size, docs, results });
   const { tb, cores } = PROJECTION;
   for (const [key, r] of Object.entries(results)) {
     const hours = (tb * 1e6) / ((size / r.score.cpu) * cores) / 3600;
