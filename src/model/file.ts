@@ -77,12 +77,21 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   if (!m || typeof m !== 'object' || m.format !== MODEL_FORMAT) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is not a tadpole model file (format is not "${MODEL_FORMAT}")`, { file: path });
   }
-  if (typeof m.version !== 'number' || m.version > MODEL_VERSION) {
-    throw new TadpoleError('TADPOLE_MODEL', `${path} has model version ${String(m.version)}; this tadpole reads up to version ${MODEL_VERSION}: upgrade tadpole`, { file: path });
+  if (typeof m.version !== 'number' || !Number.isInteger(m.version) || m.version < 1) {
+    throw new TadpoleError('TADPOLE_MODEL', printable(`${path} is damaged: its model version is ${JSON.stringify(m.version) ?? 'missing'}, not a whole number`), { file: path });
+  }
+  if (m.version > MODEL_VERSION) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} has model version ${m.version}; this tadpole reads up to version ${MODEL_VERSION}: upgrade tadpole`, { file: path });
   }
   const waiting = !!m.completion && !m.completion.sample && Array.isArray(m.completion.task);
   if (typeof m.method !== 'string' || (!waiting && (!m.selector || typeof m.selector !== 'object'))) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: no method/selector`, { file: path });
+  }
+  // What every command reads besides the selector (fit's seed and options, the counts model show prints).
+  const fit = m.fit as Partial<ModelFile['fit']> | undefined;
+  const counts = m.counts as Partial<ModelFile['counts']> | undefined;
+  if (!isObject(fit) || typeof fit.seed !== 'number' || !isObject(fit.options) || !isObject(counts) || !Array.isArray(counts.taskFiles) || !Array.isArray(counts.generalFiles)) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its "fit" or "counts" is missing or not what fit writes`, { file: path });
   }
   if (m.payloadSha256 !== undefined && m.payloadSha256 !== payloadDigest(m)) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its content does not match the checksum fit wrote (payloadSha256); refit the model or restore the file`, { file: path });
@@ -103,4 +112,8 @@ function payloadDigest(model: Partial<ModelFile>): string {
 export function writeModel(path: string, model: ModelFile): void {
   const { payloadSha256: _old, ...payload } = model;
   writeFileAtomic(path, JSON.stringify({ ...payload, payloadSha256: payloadDigest(payload) }) + '\n');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -158,6 +158,10 @@ export async function loadEnsemble(state: Record<string, unknown>, ctx: LoadCont
   const loaded: Part[] = [];
   try {
     for (const p of parts) {
+      // fit stores std > 0 (meanStd): anything else would make every score NaN or infinite.
+      if (typeof p?.mean !== 'number' || !Number.isFinite(p.mean) || typeof p.std !== 'number' || !Number.isFinite(p.std) || p.std <= 0) {
+        throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: ensemble part "${String(p?.name)}" has no finite mean and positive std; refit the model or restore the file`);
+      }
       const { factory } = await factoryOf(p.name);
       loaded.push({ scorer: await factory.load(p.selector, { ...ctx, options: {} }), mean: p.mean, std: p.std });
     }
