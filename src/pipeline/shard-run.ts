@@ -81,7 +81,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
       // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
-      const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}) });
+      const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
       scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
       refuseCorpusWide(scorer);
       return await scoreShard({
