@@ -57,6 +57,12 @@ const DAMAGE: Array<[string, 'contrast' | 'tadpole' | 'hash', (m: Json) => void]
     m.selector.state.representation.dims = 1e9;
     m.selector.state.detector.state.dims = 1e9;
   }],
+  ['"fit" null', 'contrast', (m) => {
+    m.fit = null;
+  }],
+  ['an ensemble part with std 0 (every score infinite)', 'contrast', (m) => {
+    parts(m)[0]!.std = 0;
+  }],
   ['embedder dims = 1e9', 'hash', (m) => {
     m.embedder.dims = 1e9;
     m.selector.state.representation.fingerprint.dims = 1e9;
