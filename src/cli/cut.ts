@@ -1,4 +1,3 @@
-import { describeTaskShare } from '../cut/share-estimate.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
@@ -30,7 +29,6 @@ export const command: Command = {
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {
       io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
-      if (cut.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(cut.taskShare)}\n`);
     }
     // Even with -q: the parts of the earlier cut are gone, and every shard must be emitted again.
     if (replaced) {

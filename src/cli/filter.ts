@@ -184,7 +184,7 @@ export const command: Command = {
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     // The completed model is not written back to the model file: its measure is said here (and in --stats).
     if (!quiet && stats.completion && stats.heldOut) io.stderr.write(`tadpole: ${describeHeldOut(stats.heldOut)}\n`);
-    if (!quiet && stats.taskShare) io.stderr.write(`tadpole: ${describeTaskShare(stats.taskShare)}\n`);
+    if (!quiet && (stats.taskShare || stats.taskShareNone)) io.stderr.write(`tadpole: ${describeTaskShare({ ...(stats.taskShare ? { share: stats.taskShare } : {}), ...(stats.taskShareNone ? { none: stats.taskShareNone } : {}) }, stats.completion ? 'the corpus' : "the model's general sample")}\n`);
     if (!quiet && !stats.closedEarly) {
       const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
       io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${stats.sentences.kept}/${stats.sentences.total} sentences (${(100 * share).toFixed(2)}%) in ${stats.seconds.total.toFixed(1)}s\n`);

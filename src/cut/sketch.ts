@@ -21,15 +21,6 @@ export function bucketKey(x: number): number {
   return x > 0 ? MID + kk : MID - kk;
 }
 
-/** A score inside the bucket of this key (its geometric middle); the inverse of bucketKey up to the bucket's width. */
-export function bucketValue(key: number): number {
-  if (key <= -1) return -Infinity;
-  if (key > 2 * MID) return Infinity;
-  if (key === MID) return 0;
-  const a = ZERO_EPS * Math.exp((Math.abs(key - MID) - 1.5) * LOG_GAMMA);
-  return key > MID ? a : -a;
-}
-
 export interface SketchJSON {
   version: 1;
   gamma: number;

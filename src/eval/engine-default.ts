@@ -7,7 +7,9 @@ import { optionsWithKeep } from '../model/complete.js';
 import { fitModel } from '../model/fit.js';
 import { segmentScores } from '../pipeline/segments.js';
 import { segmentBounds } from '../segment/segments.js';
-import { openScoring } from '../pipeline/scoring.js';
+import { openScoring, type Scoring } from '../pipeline/scoring.js';
+import { taskShareOf, type TaskShareReading } from '../cut/share-estimate.js';
+import type { ModelFile } from '../model/file.js';
 import { selectKeptInMemory } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { DocSize, EvalEngine } from './engine.js';
@@ -17,7 +19,7 @@ const MIX_READER: ReaderOptions = { format: 'jsonl', textField: 'text', docPerLi
 
 /** The library's own fit / segment / cut: what `tadpole filter` does, scoring on `workers` threads. */
 export function defaultEngineWith(workers: number): EvalEngine {
-  return { ...defaultEngine, openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, workers) };
+  return { ...defaultEngine, openScorer: async (method, fit) => remember(await fitFor(method, fit), workers) };
 }
 
 async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Parameters<EvalEngine['openScorer']>[1]) {
@@ -48,11 +50,22 @@ function docSize(text: string, segment: number): DocSize {
   return { sentences: spans.length / 2, bytes };
 }
 
+/** Each open scoring's model reading of the task's share (the default's), for taskShareOf. */
+const readings = new WeakMap<Scoring, TaskShareReading>();
+
+async function remember(model: ModelFile, workers: number): Promise<Scoring> {
+  const scoring = await openScoring(model, {}, workers);
+  const reading = taskShareOf(model);
+  if (reading) readings.set(scoring, reading);
+  return scoring;
+}
+
 /** The library's own fit / segment / cut, scoring in this thread. */
 export const defaultEngine: EvalEngine = {
   readSentences: (inputs, opts) => readSentences(inputs, { ...MIX_READER, ...opts }),
   sampleGeneral: (inputs, opts) => sampleSentences(inputs, MIX_READER, opts),
-  openScorer: async (method, fit) => openScoring(await fitFor(method, fit), {}, 1),
+  openScorer: async (method, fit) => remember(await fitFor(method, fit), 1),
+  taskShareOf: (scoring) => readings.get(scoring),
   docSizes: async function* (inputs, segment) {
     for await (const docs of readDocuments(inputs, MIX_READER)) yield docs.map((d) => docSize(d.text, segment));
   },

@@ -1,3 +1,4 @@
+import type { TaskShareReading } from '../cut/share-estimate.js';
 import type { Scoring } from '../pipeline/scoring.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import type { MethodSpec } from './spec.js';
@@ -24,6 +25,8 @@ export interface EvalEngine {
   sampleGeneral?(inputs: string[], opts: { size: number; seed: number }): Promise<{ sentences: string[]; groups: Uint32Array }>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
   openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number; keep?: number; avoid?: string[] }): Promise<Scoring>;
+  /** What the fit behind a scoring openScorer opened read of how much of the mix looks like the task (the default's), if anything. */
+  taskShareOf?(scoring: Scoring): TaskShareReading | undefined;
   /**
    * Sentences and segment bytes of each document of JSONL inputs (text field "text"), in input
    * order, in batches: as segmentScores splits and cuts them into segments of `segment` sentences.

@@ -14,8 +14,7 @@ import type { KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, keptChars, weightsBy, type ScoredSegments, type ShareCut } from './share-cuts.js';
 import type { KeepBy } from '../cut/exact.js';
 import { sampleSizeFor } from '../model/complete.js';
-import { ScoreSketch } from '../cut/sketch.js';
-import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
+import type { TaskShare, TaskShareReading } from '../cut/share-estimate.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -52,6 +51,8 @@ export interface MethodResult {
   atShare: ShareCut[];
   /** What filter would say of how much of the mix looks like the task (cut/share-estimate.ts), beside `inDomainShare`. */
   taskShare?: TaskShare;
+  /** Why the fit gave no `taskShare` (the default's); absent for other methods. */
+  taskShareNone?: string;
 }
 
 /** What was scored per source (the mix prefix with --max-sentences, else the whole mix). */
@@ -142,13 +143,6 @@ interface Scored extends ScoredSegments {
   bytesBy: Float64Array;
 }
 
-/** The share estimate filter prints, from the same segment scores (sentence weights). */
-function taskShareOfScores(scored: ScoredSegments): { taskShare?: TaskShare } {
-  const sketch = new ScoreSketch();
-  for (let i = 0; i < scored.scores.length; i++) sketch.add(scored.scores[i] as number, scored.weights[i] as number, 0);
-  const taskShare = estimateTaskShare(sketch);
-  return taskShare ? { taskShare } : {};
-}
 
 /** Every segment of the mix (prefix) scored by one scorer, with its source label. */
 async function scoreMix(engine: EvalEngine, mix: MixResult, scorer: Parameters<EvalEngine['segmentScores']>[1], segment: number, maxSentences: number): Promise<Scored> {
@@ -255,26 +249,26 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       const t0 = performance.now();
       const avoid = m.avoid ? await readAvoid(opts.engine, m.avoid, join(dir, `avoid-${methods.indexOf(m)}.jsonl`), spec.seed) : undefined;
       if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
-      const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number }> => {
+      const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number; reading: TaskShareReading | undefined }> => {
         const t1 = performance.now();
         const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
         const fitSeconds = (performance.now() - t1) / 1000;
         try {
           log(`${title}: scoring the mix`);
           const scored = await scoreMix(opts.engine, mix, scorer, spec.segment, maxSentences);
-          return { scored, kept: opts.engine.selectKept(scored.scores, weightsBy(scored, keepBy), keep), fitSeconds };
+          return { scored, kept: opts.engine.selectKept(scored.scores, weightsBy(scored, keepBy), keep), fitSeconds, reading: opts.engine.taskShareOf?.(scorer) };
         } finally {
           await scorer.dispose();
         }
       };
-      let { scored, kept, fitSeconds } = await measure(avoid);
+      let { scored, kept, fitSeconds, reading } = await measure(avoid);
       let keptGroups: MethodResult['keptGroups'];
       if (m.avoidKeptGroups) {
         mixText ??= await mixSentences(opts.engine, mix.file, spec.segment);
         const pick = pickKeptGroups(mixText, scored, kept, inIdx, m.avoidKeptGroups as KeptGroupsSpec, spec.seed);
         keptGroups = { groups: pick.groups, avoided: pick.avoided, sentences: pick.avoid.length, precisionCharsBefore: keptCharShare(scored, kept, inIdx) };
         log(`${title}: kept text in ${pick.groups.length} groups; avoiding ${pick.avoided.length ? `group${pick.avoided.length === 1 ? '' : 's'} ${pick.avoided.join(', ')} (${pick.avoid.length} sentences)` : 'none (no group is mostly out of domain)'}`);
-        if (pick.avoid.length > 0) ({ scored, kept, fitSeconds } = await measure(pick.avoid));
+        if (pick.avoid.length > 0) ({ scored, kept, fitSeconds, reading } = await measure(pick.avoid));
       }
       const seconds = (performance.now() - t0) / 1000;
       const L = mix.labels.length;
@@ -319,7 +313,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
         atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k), undefined, keepBy),
-        ...taskShareOfScores(scored),
+        ...(reading?.share ? { taskShare: reading.share } : reading?.none ? { taskShareNone: reading.none } : {}),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({

@@ -10,6 +10,7 @@ import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
 import { SAMPLE_FULL_KEEP } from './complete.js';
 import type { ModelFile } from './file.js';
+import { describeTaskShare, taskShareOf } from '../cut/share-estimate.js';
 import { explainModel, modelMethod } from './explain.js';
 
 export interface ModelSummary {
@@ -115,6 +116,8 @@ export function describeModel(model: ModelFile | ModelSummary, how: DescribeOpti
     if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
   }
   if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));
+  const share = 'explain' in model ? undefined : taskShareOf(model);
+  if (share) lines.push(describeTaskShare(share, s.sample ? 'the corpus filtered' : 'the general sample'));
   if (s.selfTraining) {
     const t = s.selfTraining;
     const moves = t.moved.map((m, i) => `round ${i + 1}: ${m.segments} segments (${m.sentences} sentences)`).join('; ');

@@ -1,4 +1,4 @@
-import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
+import { taskShareEntry, type TaskShare } from '../cut/share-estimate.js';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -92,10 +92,13 @@ export interface FilterStats {
   /** A model fitted without --general: the corpus sample it was completed from. */
   completion?: CompletionInfo;
   /**
-   * The share of the corpus's sentences that look like the task, with a range, from the
-   * segment scores of pass 1 (cut/share-estimate.ts); absent when they show no task-like part.
+   * The share of the corpus's sentences that look like the task, with a range, as the default's
+   * fit read it from the general sample (cut/share-estimate.ts); absent when it could not tell
+   * (then `taskShareNone` says why) and for other methods.
    */
   taskShare?: TaskShare;
+  /** Why the fit gave no `taskShare`. */
+  taskShareNone?: string;
   /**
    * The default's held-out measure of the model that scored (completed from this corpus, or as
    * fitted): AUROC of the chosen scorer on task and corpus sentences set aside; absent for
@@ -182,6 +185,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     closedEarly: false,
     ...(completion.info ? { completion: completion.info } : {}),
     ...heldOutEntry(completion.model),
+    ...taskShareEntry(completion.model),
     threads: threadsOf(scorer),
   };
   const counters = new ReadCounters();
@@ -274,8 +278,6 @@ async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: R
   // The cut reads the spill on this thread: one line says what it is doing while it does.
   opts.progress?.(cutLine(sketch.totals().segments, opts.keep, opts.keepBy));
   const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
-  const share = estimateTaskShare(sketch);
-  if (share) stats.taskShare = share;
   const t3 = performance.now();
   stats.seconds.cut = (t3 - t2) / 1000;
   stats.threshold = cut.threshold;
@@ -308,8 +310,6 @@ async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: Range
   stats.tieId = r.cut.tieId;
   Object.assign(stats, r.tally);
   stats.ranges = ranges.length;
-  const share = estimateTaskShare(r.sketch);
-  if (share) stats.taskShare = share;
 }
 
 function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {

@@ -1,4 +1,3 @@
-import { estimateTaskShare, type TaskShare } from '../cut/share-estimate.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { checkKeep } from './checks.js';
 import { TadpoleError } from '../core/errors.js';
@@ -31,8 +30,6 @@ export interface RunCut extends Cut {
   moments: MomentsState;
   reader: Record<string, number>;
   seconds: number;
-  /** How much of the corpus looks like the task (cut/share-estimate.ts); absent when the scores show no task-like part. */
-  taskShare?: TaskShare;
 }
 
 /** The shards of an n-way run that have no completion marker. */
@@ -88,8 +85,7 @@ export function cutRun(runDir: string, of: number, keep: number, keepBy: KeepBy,
   const moments = summaries.reduce<MomentsState>((a, s) => mergeMoments(a, s.moments), { n: 0, mean: 0, m2: 0 });
   const reader: Record<string, number> = {};
   for (const s of summaries) for (const [k, v] of Object.entries(s.reader)) reader[k] = (reader[k] ?? 0) + v;
-  const taskShare = estimateTaskShare(sketch);
-  const result: RunCut = { ...cut, of, shards, moments, reader, seconds: (performance.now() - t0) / 1000, ...(taskShare ? { taskShare } : {}) };
+  const result: RunCut = { ...cut, of, shards, moments, reader, seconds: (performance.now() - t0) / 1000 };
   writeFileAtomic(runPaths(runDir).cut, JSON.stringify(result, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : v), 2) + '\n');
   return result;
 }

@@ -40,7 +40,13 @@ export function formatTable(r: EvalResult): string {
     return [`${m.name}: the first cut kept ${pct(g.precisionCharsBefore)} ${r.inDomain} (chars) in groups ${groups}; ${what}`];
   });
   // What filter would estimate of the mix, beside the truth (cut/share-estimate.ts).
-  const shareLines = r.methods.flatMap((m) => (m.taskShare ? [`${m.name}: looks like the task: ${pct(m.taskShare.estimate)} (range ${pct(m.taskShare.low)}-${pct(m.taskShare.high)}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`] : []));
+  const shareLines = r.methods.flatMap((m) =>
+    m.taskShare
+      ? [`${m.name}: looks like the task: ${pct(m.taskShare.estimate)} (range ${pct(m.taskShare.low)}-${pct(m.taskShare.high)}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`]
+      : m.taskShareNone
+        ? [`${m.name}: looks like the task: no estimate (${m.taskShareNone}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`]
+        : [],
+  );
   return [...head, grid(rows, 1), '', mixLine, ...groupLines, ...shareLines, ...shareCuts(r)].join('\n') + '\n';
 }
 
@@ -87,6 +93,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       total_sentences: m.totalSentences,
       at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, kept_text: c.keptText, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
       ...(m.taskShare ? { task_share: m.taskShare } : {}),
+      ...(m.taskShareNone ? { task_share_none: m.taskShareNone } : {}),
       ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),
   };

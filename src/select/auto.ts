@@ -34,6 +34,8 @@ import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, wit
 import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, telegraphicTask, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
+import { probeTaskShare } from './share-probe.js';
+import { describeTaskShare } from '../cut/share-estimate.js';
 
 export type { AutoChoice } from './choice.js';
 
@@ -243,13 +245,17 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
       await scorer.dispose();
     }
   };
-  const { selector, record } = await selfTrain(ctx, { fit: fitChosen, load: (json) => loadSelector(json, loadOpts), ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
+  const load = (json: SelectorJSON) => loadSelector(json, loadOpts);
+  const { selector, record, firstMeans } = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
+  // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
+  const taskShare = firstMeans ? await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans) : undefined;
+  if (taskShare) ctx.log?.(describeTaskShare(taskShare));
   if (measured) {
     choice = await measured;
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
-  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(taskShare ? { taskShare } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

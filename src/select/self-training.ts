@@ -130,13 +130,18 @@ export function guardAllows(guardMeans: Map<number, { mean: number }>, share: nu
   return new Set(order.slice(0, Math.ceil(share * order.length)).filter((g) => key(g) !== Infinity));
 }
 
-export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy; guardShare?: number }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord }> {
+/**
+ * The rounds; `firstMeans` is the first fit's segment means of the sample (the task alone
+ * against it, before any move: what share-probe.ts reads), when a round ranked by the mean.
+ */
+export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy; guardShare?: number }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord; firstMeans?: Map<number, { mean: number; sentences: number[] }> }> {
   const moveBy = opts.moveBy ?? SELF_TRAINING_DEFAULTS.moveBy;
   const bySegments = !!ctx.generalGroups && ctx.generalGroups.length === ctx.general.length;
   const groups = ctx.generalGroups as Uint32Array;
   let selector = await hooks.fit(ctx.task, ctx.general, ctx.seed);
   let sides = { task: ctx.task, general: ctx.general };
   const moved: SelfTrainingRound[] = [];
+  let firstMeans: Map<number, { mean: number; sentences: number[] }> | undefined;
   if (!bySegments && opts.rounds > 0) ctx.log?.('self-training skipped: the general sample has no segments (draw it with sampleSentences, as fit and filter do)');
   for (let r = 0; bySegments && r < opts.rounds; r++) {
     const scorer = await hooks.load(selector);
@@ -150,6 +155,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     }
     const viewMeans = views.map((v) => segmentMeans(ctx.general, v, groups));
     const means = viewMeans[0]!;
+    if (r === 0 && viewMeans.length === 1) firstMeans = means;
     const order =
       viewMeans.length > 1
         ? consensusOrder(viewMeans)
@@ -178,5 +184,5 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     sides = { task, general };
     selector = await hooks.fit(task, general, ctx.seed + r + 1);
   }
-  return { selector, record: { rounds: opts.rounds, expand: opts.expand, moveBy, bySegments, moved } };
+  return { selector, record: { rounds: opts.rounds, expand: opts.expand, moveBy, bySegments, moved }, ...(firstMeans ? { firstMeans } : {}) };
 }

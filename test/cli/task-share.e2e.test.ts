@@ -5,7 +5,7 @@ import { builtinMix } from '../helpers/builtin.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 describe('filter says how much of the corpus looks like the task (real text)', () => {
-  it('on stderr and in --stats, near the task domain\'s true share of the sentences; -q drops the line, not the field', async () => {
+  it("on stderr and in --stats, the same whatever --keep, near the task domain's share or no estimate with the reason; -q drops the line, not the field", async () => {
     const { dir, cleanup } = tempDir();
     try {
       const corpus = join(dir, 'corpus.jsonl');
@@ -14,24 +14,36 @@ describe('filter says how much of the corpus looks like the task (real text)', (
       const model = join(dir, 'model.json');
       const fit = await runCli(['fit', '--task', join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'), '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
-      const stats = join(dir, 'stats.json');
-      const f = await runCli(['filter', '-m', model, corpus, '-o', join(dir, 'kept.jsonl'), '--stats', stats]);
-      expect(f.code, f.stderr).toBe(0);
-      const line = /tadpole: about ([\d.]+)% of the corpus's sentences look like the task \(range ([\d.]+)%-([\d.]+)%\)/.exec(f.stderr);
-      expect(line, f.stderr).not.toBeNull();
-      const s = JSON.parse(readFileSync(stats, 'utf8'));
-      expect(s.taskShare.estimate * 100).toBeCloseTo(Number(line![1]), 1);
-      expect(s.taskShare.low).toBeLessThanOrEqual(s.taskShare.estimate);
-      expect(s.taskShare.high).toBeGreaterThanOrEqual(s.taskShare.estimate);
-      // Five sources, as many documents each: the estimate is near the bio share, not the whole.
-      const bioDocs = docs.filter((d) => d.source === 'bio').length / docs.length;
-      expect(s.taskShare.estimate).toBeGreaterThan(bioDocs / 3);
-      expect(s.taskShare.estimate).toBeLessThan(bioDocs * 3);
-      const quiet = await runCli(['filter', '-m', model, corpus, '-o', join(dir, 'kept2.jsonl'), '--stats', stats, '-q']);
-      expect(quiet.stderr).not.toMatch(/look like the task/);
-      expect(JSON.parse(readFileSync(stats, 'utf8')).taskShare).toEqual(s.taskShare);
+      const read = async (keep: string, extra: string[] = []) => {
+        const stats = join(dir, `stats-${keep}.json`);
+        const f = await runCli(['filter', '-m', model, corpus, '-o', join(dir, `kept-${keep}.jsonl`), '--keep', keep, '--stats', stats, ...extra]);
+        expect(f.code, f.stderr).toBe(0);
+        return { stderr: f.stderr, stats: JSON.parse(readFileSync(stats, 'utf8')) as { taskShare?: { estimate: number; low: number; high: number }; taskShareNone?: string } };
+      };
+      const a = await read('0.05');
+      const b = await read('0.3');
+      // The keep sizes the self-training, never the estimate: both runs read the same.
+      expect(b.stats.taskShare).toEqual(a.stats.taskShare);
+      expect(b.stats.taskShareNone).toEqual(a.stats.taskShareNone);
+      const bio = docs.filter((d) => d.source === 'bio').length / docs.length;
+      if (a.stats.taskShare) {
+        const line = /tadpole: about ([\d.]+)% of the corpus's sentences look like the task \(range ([\d.]+)%-([\d.]+)%\)/.exec(a.stderr);
+        expect(line, a.stderr).not.toBeNull();
+        expect(a.stats.taskShare.estimate * 100).toBeCloseTo(Number(line![1]), 1);
+        expect(a.stats.taskShare.low).toBeLessThanOrEqual(a.stats.taskShare.estimate);
+        expect(a.stats.taskShare.high).toBeGreaterThanOrEqual(a.stats.taskShare.estimate);
+        // Five sources, as many documents each: near the bio share, not the keep.
+        expect(a.stats.taskShare.estimate).toBeGreaterThan(bio / 2);
+        expect(a.stats.taskShare.estimate).toBeLessThan(bio * 2);
+      } else {
+        expect(a.stats.taskShareNone).toMatch(/\w/);
+        expect(a.stderr).toContain(`how much of the corpus looks like the task: no estimate, ${a.stats.taskShareNone}`);
+      }
+      const quiet = await read('0.2', ['-q']);
+      expect(quiet.stderr).not.toMatch(/looks? like the task/);
+      expect(quiet.stats.taskShare).toEqual(a.stats.taskShare);
     } finally {
       cleanup();
     }
-  }, 120_000);
+  }, 180_000);
 });

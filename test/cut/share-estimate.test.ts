@@ -1,40 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
-import { ScoreSketch } from '../../src/cut/sketch.js';
-import { describeTaskShare, estimateTaskShare } from '../../src/cut/share-estimate.js';
+import { describeTaskShare, estimateSampleShare } from '../../src/cut/share-estimate.js';
 
-/** Segment scores: `share` of the sentences from a task-like mode far below the rest, 15 sentences a segment. */
-function mixture(share: number, segments: number, gap: number, seed = 1): ScoreSketch {
+/** Sample segments of 15 sentences: `share` of them from a task-like mode `gap` below the rest. */
+function mixture(share: number, segments: number, gap: number, seed = 1): { mean: number; sentences: number }[] {
   const rng = new Rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-  const sketch = new ScoreSketch();
-  for (let i = 0; i < segments; i++) {
-    const task = rng.next() < share;
-    sketch.add(task ? -gap + 0.5 * normal() : normal(), 15, 1000);
-  }
-  return sketch;
+  return Array.from({ length: segments }, () => ({ mean: rng.next() < share ? -gap + 0.7 * normal() : normal(), sentences: 15 }));
 }
 
-describe('estimateTaskShare', () => {
-  it('finds the share of a task-like mode apart from the rest, from 30% down to half a percent', () => {
-    for (const share of [0.3, 0.05, 0.01, 0.005]) {
-      const est = estimateTaskShare(mixture(share, 60000, 6))!;
-      expect(est, String(share)).toBeDefined();
-      expect(est.estimate / share, String(share)).toBeGreaterThan(0.8);
-      expect(est.estimate / share, String(share)).toBeLessThan(1.25);
-      expect(est.low).toBeLessThanOrEqual(est.estimate);
-      expect(est.high).toBeGreaterThanOrEqual(est.estimate);
+describe('estimateSampleShare', () => {
+  it('reads the share of a task-like part apart from the rest, with a range at least 1.5x either side', () => {
+    for (const share of [0.35, 0.2, 0.08]) {
+      const r = estimateSampleShare(mixture(share, 1500, 5));
+      expect(r.share, `${share}: ${r.none}`).toBeDefined();
+      const est = r.share!;
+      expect(est.estimate / share, String(share)).toBeGreaterThan(0.85);
+      expect(est.estimate / share, String(share)).toBeLessThan(1.15);
+      expect(est.low).toBeLessThanOrEqual(est.estimate / 1.5 + 1e-12);
+      expect(est.high).toBeGreaterThanOrEqual(Math.min(1, est.estimate * 1.5) - 1e-12);
+      expect(r.segments).toBe(1500);
     }
   });
-  it('gives no estimate when the scores have one mode (a random scorer)', () => {
-    expect(estimateTaskShare(mixture(0, 60000, 4))).toBeUndefined();
+  it('gives no estimate, and says why, where the scores cannot tell', () => {
+    // One mode, as a scorer that tells nothing gives.
+    expect(estimateSampleShare(mixture(0, 1500, 4)).none).toMatch(/no part apart from the rest/);
+    // Two modes that overlap: a shallow valley is no estimate.
+    expect(estimateSampleShare(mixture(0.3, 1500, 1.6)).share).toBeUndefined();
+    // A part under 5% of the sample: too few segments to tell from a tail.
+    expect(estimateSampleShare(mixture(0.02, 1500, 6)).share).toBeUndefined();
+    expect(estimateSampleShare(mixture(0.3, 40, 6)).none).toMatch(/40 scored segments, too few/);
   });
-  it('ignores a valley with fewer than MIN_SEGMENTS segments below it', () => {
-    // 20 task-like segments of 60,000: too few to tell from the tail's noise.
-    const est = estimateTaskShare(mixture(20 / 60000, 60000, 6, 3));
-    expect(est === undefined || est.estimate > 0.01).toBe(true);
-  });
-  it('says it in one line', () => {
-    expect(describeTaskShare({ estimate: 0.0123, low: 0.01, high: 0.015 })).toMatch(/^about 1\.23% of the corpus's sentences look like the task \(range 1\.00%-1\.50%\)/);
+  it('says it in one line, naming what the sample came from', () => {
+    expect(describeTaskShare({ share: { estimate: 0.123, low: 0.082, high: 0.1845 }, segments: 1300 })).toMatch(/^about 12\.3% of the corpus's sentences look like the task \(range 8\.20%-18\.4%\), read from 1300 sample segments/);
+    expect(describeTaskShare({ none: 'no valley', segments: 5 }, 'the general sample')).toBe('how much of the general sample looks like the task: no estimate, no valley');
   });
 });

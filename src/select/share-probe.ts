@@ -1,0 +1,47 @@
+/**
+ * How much of the corpus looks like the task, read from the general sample by fits that the
+ * share kept does not shape (the estimate itself: cut/share-estimate.ts).
+ *
+ * The self-trained model cannot say it: its last round learned the top `keep` of the sample as
+ * task text and the rest, in-domain or not, as general, so its scores part the corpus where the
+ * keep was. The first fit (the task alone against the sample) is not shaped by the keep, but it
+ * too learned the sample's in-domain text as general, and ranks it only a little above the
+ * rest. So the sample's segments are split in two folds by id; each fold is scored by a fit of
+ * the task against the other fold's most general-like half under the first fit (where nearly
+ * no in-domain text is), and never by a fit that saw it. The in-domain segments then score
+ * apart from the rest where their words tell them, and the valley between reads their share.
+ * Two more fits of the chosen candidate, on a quarter of the sample each.
+ */
+import { estimateSampleShare, type TaskShareReading } from '../cut/share-estimate.js';
+import { scoreFrom } from './raw-ngrams.js';
+import { segmentMeans } from './self-training.js';
+import type { FitContext, SelectorJSON, SentenceScorer } from './selector.js';
+
+/** The share of the other fold's segments, most task-like first, left out of the general side: the in-domain text is there. */
+const LEAVE_OUT = 0.5;
+
+export async function probeTaskShare(
+  ctx: FitContext,
+  hooks: { fit(task: string[], general: string[], seed: number): Promise<SelectorJSON>; load(json: SelectorJSON): Promise<SentenceScorer> },
+  firstMeans: Map<number, { mean: number; sentences: number[] }>,
+): Promise<TaskShareReading> {
+  const out: { mean: number; sentences: number }[] = [];
+  for (const fold of [0, 1]) {
+    const other = [...firstMeans].filter(([g, m]) => g % 2 !== fold && Number.isFinite(m.mean)).sort((a, b) => a[1].mean - b[1].mean || a[0] - b[0]);
+    const general = other.slice(Math.floor(LEAVE_OUT * other.length)).flatMap(([, m]) => m.sentences.map((i) => ctx.general[i] as string));
+    const mine = [...firstMeans].filter(([g]) => g % 2 === fold);
+    const index = mine.flatMap(([, m]) => m.sentences);
+    if (general.length === 0 || index.length === 0) return { none: 'the sample is too small to split', segments: firstMeans.size };
+    const scorer = await hooks.load(await hooks.fit(ctx.task, general, ctx.seed + 101 + fold));
+    let scores: Float64Array;
+    try {
+      scores = await scoreFrom(scorer, index.map((i) => ctx.general[i] as string), ctx.features);
+    } finally {
+      await scorer.dispose();
+    }
+    const own = index.map((i) => ctx.general[i] as string);
+    const groups = Uint32Array.from(index, (i) => (ctx.generalGroups as Uint32Array)[i] as number);
+    for (const m of segmentMeans(own, scores, groups).values()) out.push({ mean: m.mean, sentences: m.sentences.length });
+  }
+  return estimateSampleShare(out);
+}
