@@ -83,6 +83,11 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   if (m.version > MODEL_VERSION) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} has model version ${m.version}; this tadpole reads up to version ${MODEL_VERSION}: upgrade tadpole`, { file: path });
   }
+  // Before the fields are checked, so damage is named as such whatever field it hit (after the
+  // version: a newer format may checksum otherwise).
+  if (m.payloadSha256 !== undefined && m.payloadSha256 !== payloadDigest(m)) {
+    throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its content does not match the checksum fit wrote (payloadSha256); refit the model or restore the file`, { file: path });
+  }
   const waiting = !!m.completion && !m.completion.sample && Array.isArray(m.completion.task);
   if (typeof m.method !== 'string' || (!waiting && (!m.selector || typeof m.selector !== 'object'))) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: no method/selector`, { file: path });
@@ -92,9 +97,6 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   const counts = m.counts as Partial<ModelFile['counts']> | undefined;
   if (!isObject(fit) || typeof fit.seed !== 'number' || !isObject(fit.options) || !isObject(counts) || !Array.isArray(counts.taskFiles) || !Array.isArray(counts.generalFiles)) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its "fit" or "counts" is missing or not what fit writes`, { file: path });
-  }
-  if (m.payloadSha256 !== undefined && m.payloadSha256 !== payloadDigest(m)) {
-    throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its content does not match the checksum fit wrote (payloadSha256); refit the model or restore the file`, { file: path });
   }
   return m as ModelFile;
 }
