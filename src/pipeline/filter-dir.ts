@@ -23,6 +23,7 @@ import { defaultWorkers } from './pool.js';
 import { openScoring, threadsOf, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
 import { cutRun } from './run-cut.js';
+import { cutLine } from './progress.js';
 import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { emitShard } from './shard-emit.js';
 import { sqliteDriver } from '../store/sqlite.js';
@@ -112,6 +113,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     }
     ledger.setMeta({ stage: 'cut' });
     const tc = performance.now();
+    opts.progress?.(cutLine(undefined, opts.keep, opts.keepBy));
     const cut = cutRun(opts.runDir, 1, opts.keep, opts.keepBy, opts.crashAt);
     const cutSeconds = (performance.now() - tc) / 1000;
     ledger.event(null, 'cut', `threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
