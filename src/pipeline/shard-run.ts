@@ -129,7 +129,7 @@ export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?:
     ledger.event(null, 'cut', `keep ${keep} by ${keepBy}: threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
     if (!earlier || sameCut(earlier, cut)) return cut;
     const replaced = dropEarlierParts(runDir, identity.of, ledger, earlier);
-    return { ...cut, replaced };
+    return replaced ? { ...cut, replaced } : cut;
   } finally {
     lock.release();
     ledger.close();
@@ -140,10 +140,14 @@ function sameCut(a: RunCut, b: RunCut): boolean {
   return a.of === b.of && a.keep === b.keep && a.keepBy === b.keepBy && String(a.threshold) === String(b.threshold) && a.tieId === b.tieId;
 }
 
-/** Removes what each shard emitted under an earlier cut from parts/ and records it (a partial output restarts by itself: its checkpoint names its cut). */
-function dropEarlierParts(runDir: string, of: number, ledger: Ledger, earlier: RunCut): ReplacedCut {
+/**
+ * Removes what each shard emitted under an earlier cut from parts/ and records it (a partial
+ * output restarts by itself: its checkpoint names its cut). Undefined when nothing was emitted.
+ */
+function dropEarlierParts(runDir: string, of: number, ledger: Ledger, earlier: RunCut): ReplacedCut | undefined {
   const removed: string[] = [];
   const elsewhere: string[] = [];
+  let stale = 0;
   for (let shard = 0; shard < of; shard++) {
     const part = partPath(runDir, { shard, of });
     const record = join(shardPaths(runDir, { shard, of }).dir, 'emit.json');
@@ -159,8 +163,12 @@ function dropEarlierParts(runDir: string, of: number, ledger: Ledger, earlier: R
       removed.push(part);
     }
     rmSync(record, { force: true });
-    if (ledger.shard(shard, of)?.stage === 'emit') ledger.updateShard(shard, of, { status: 'stale' });
+    if (ledger.shard(shard, of)?.stage === 'emit') {
+      ledger.updateShard(shard, of, { status: 'stale' });
+      stale++;
+    }
   }
+  if (removed.length === 0 && elsewhere.length === 0 && stale === 0) return undefined;
   const what = `${removed.length} part(s) removed${elsewhere.length ? `; left in place, from the earlier cut: ${elsewhere.join(' ')}` : ''}`;
   ledger.event(null, 'cut', `replaces the cut of keep ${earlier.keep} by ${earlier.keepBy}: ${what}; emit every shard again`);
   return { keep: earlier.keep, keepBy: earlier.keepBy, removed, elsewhere };
