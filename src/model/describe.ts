@@ -10,7 +10,7 @@ import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
 import { SAMPLE_FULL_KEEP } from './complete.js';
 import type { ModelFile } from './file.js';
-import { describeTaskShare, taskShareOf } from '../cut/share-estimate.js';
+import { describeTaskShare, taskShareOf, type TaskShareReading } from '../cut/share-estimate.js';
 import { explainModel, modelMethod } from './explain.js';
 
 export interface ModelSummary {
@@ -35,6 +35,8 @@ export interface ModelSummary {
   avoid?: AvoidRecord;
   /** Tokens stripped from the task before the fit (artefacts.ts). */
   artefacts?: TaskArtefact[];
+  /** How much of the sample looks like the task, as the fit read it (cut/share-estimate.ts). */
+  taskShare?: TaskShareReading;
 }
 
 export function summarizeModel(model: ModelFile): ModelSummary {
@@ -62,6 +64,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
     ...(st.functionWords ? { functionWords: st.functionWords as FunctionWordFigures } : {}),
     ...(st.avoid ? { avoid: st.avoid as AvoidRecord } : {}),
     ...(Array.isArray(st.artefacts) && st.artefacts.length > 0 ? { artefacts: st.artefacts as TaskArtefact[] } : {}),
+    ...(sel && taskShareOf(model) ? { taskShare: taskShareOf(model) } : {}),
   };
 }
 
@@ -116,8 +119,7 @@ export function describeModel(model: ModelFile | ModelSummary, how: DescribeOpti
     if (s.choice.warning) lines.push(`warning: ${s.choice.warning}`);
   }
   if (s.avoid && s.counts.generalSentences) lines.push(describeAvoid(s.avoid, s.counts.generalSentences));
-  const share = 'explain' in model ? undefined : taskShareOf(model);
-  if (share) lines.push(describeTaskShare(share, s.sample ? 'the corpus filtered' : 'the general sample'));
+  if (s.taskShare) lines.push(describeTaskShare(s.taskShare, s.sample ? 'the corpus filtered' : 'the general sample'));
   if (s.selfTraining) {
     const t = s.selfTraining;
     const moves = t.moved.map((m, i) => `round ${i + 1}: ${m.segments} segments (${m.sentences} sentences)`).join('; ');

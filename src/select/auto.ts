@@ -248,14 +248,14 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const load = (json: SelectorJSON) => loadSelector(json, loadOpts);
   const { selector, record, firstMeans } = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
   // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
-  const taskShare = firstMeans ? await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans) : undefined;
-  if (taskShare) ctx.log?.(describeTaskShare(taskShare));
+  const taskShare = firstMeans ? await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans) : { none: 'the fit read no segment means of its sample (no self-training, a sample without segments, or moves by consensus)', segments: 0 };
+  ctx.log?.(describeTaskShare(taskShare));
   if (measured) {
     choice = await measured;
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
-  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, ...(taskShare ? { taskShare } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

@@ -36,3 +36,35 @@ describe('estimateSampleShare', () => {
     expect(describeTaskShare({ none: 'no valley', segments: 5 }, 'the general sample')).toBe('how much of the general sample looks like the task: no estimate, no valley');
   });
 });
+
+describe('the default fit reads the share from its sample, whatever the keep', () => {
+  // A sample of 1,600 segments of 5 sentences: 30% read like the task, the rest of a far topic.
+  const rng = new Rng(4);
+  const pick = (words: string[]) => Array.from({ length: 7 }, () => words[rng.int(words.length)]).join(' ');
+  const BIO = 'kinase receptor protein binds enzyme cells expression inhibitor ligand membrane peptide gene'.split(' ');
+  const SPORT = 'match goal season coach striker league penalty referee stadium fans keeper derby'.split(' ');
+  const task = Array.from({ length: 300 }, () => `It is known that the ${pick(BIO)} was measured in the lab and that it was there.`);
+  const general: string[] = [];
+  const groups: number[] = [];
+  for (let g = 0; g < 1600; g++) {
+    const bio = g % 10 < 3;
+    for (let s = 0; s < 5; s++) {
+      general.push(`It was said that the ${pick(bio ? BIO : SPORT)} ${s} was there and that it is so.`);
+      groups.push(g);
+    }
+  }
+  it('the same reading at keep 5% and 30%, near the 30% that reads like the task, in model show', async () => {
+    const { fitModel } = await import('../../src/model/fit.js');
+    const { describeModel, summarizeModel } = await import('../../src/model/describe.js');
+    const { taskShareOf } = await import('../../src/cut/share-estimate.js');
+    const fit = (keep: number) => fitModel({ method: 'contrast', task, general, generalGroups: Uint32Array.from(groups), seed: 0, options: { keep } });
+    const [a, b] = [await fit(0.05), await fit(0.3)];
+    expect(taskShareOf(a)).toEqual(taskShareOf(b));
+    const share = taskShareOf(a)?.share;
+    expect(share, taskShareOf(a)?.none).toBeDefined();
+    expect(share!.estimate).toBeGreaterThan(0.3 / 1.5);
+    expect(share!.estimate).toBeLessThan(0.3 * 1.5);
+    expect(describeModel(summarizeModel(a)).join('\n')).toMatch(/^about [\d.]+% of the general sample's sentences look like the task \(range/m);
+    expect(describeModel(a)).toEqual(describeModel(summarizeModel(a)));
+  }, 60_000);
+});
