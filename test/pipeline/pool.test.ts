@@ -77,17 +77,17 @@ describe('scoring pool', () => {
   });
 
   it('a worker that cannot open the scorer fails the pool with the scorer\'s coded error', async () => {
-    await expect(openScoring(model('no-such-method'), {}, 2)).rejects.toMatchObject({ code: 'TADPOLE_USAGE', message: expect.stringMatching(/unknown method/) });
+    await expect(openScoring(model('no-such-method'), {}, 2)).rejects.toMatchObject({ code: 'TADPOLE_MODEL', message: expect.stringMatching(/unknown method/) });
   });
 
   it('a worker that fails to open after the pool is returned fails the pool: whenReady and the next batch reject with its coded error', async () => {
     const pool = await ScoringPool.open(model('no-such-method'), {}, 2);
     try {
-      await expect(pool.whenReady()).rejects.toMatchObject({ code: 'TADPOLE_USAGE', message: expect.stringMatching(/unknown method/) });
+      await expect(pool.whenReady()).rejects.toMatchObject({ code: 'TADPOLE_MODEL', message: expect.stringMatching(/unknown method/) });
       const run = async () => {
         for await (const b of pool.scored(docBatches(['One sentence here. Another one there.']), 8)) void b;
       };
-      await expect(run()).rejects.toMatchObject({ code: 'TADPOLE_USAGE' });
+      await expect(run()).rejects.toMatchObject({ code: 'TADPOLE_MODEL' });
     } finally {
       await pool.dispose();
     }
