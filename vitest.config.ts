@@ -5,9 +5,10 @@ import { testKinds } from './test/helpers/test-kinds.js';
 
 const kinds = testKinds(fileURLToPath(new URL('.', import.meta.url)));
 const haveShared = sharedDir() !== undefined;
-// Without the shared corpora the files that read them are not run: said once, here.
+// Without the shared corpora the files that read them are not run: said once, here, by vitest
+// (knip reads this file too, without VITEST set).
 const exclude = haveShared ? [] : kinds.needsShared;
-if (!haveShared && !process.env.TADPOLE_TEST_SHARED_NOTICE) {
+if (!haveShared && process.env.VITEST && !process.env.TADPOLE_TEST_SHARED_NOTICE) {
   process.env.TADPOLE_TEST_SHARED_NOTICE = '1';
   const all = kinds.unit.length + kinds.e2e.length + kinds.corpus.length;
   console.log(
