@@ -7,6 +7,7 @@
  */
 import { Rng } from '../core/rng.js';
 import { groupText } from '../inspect/groups.js';
+import { taskWords } from '../inspect/task-words.js';
 import type { EvalEngine } from './engine.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
 
@@ -36,9 +37,10 @@ export async function mixSentences(engine: EvalEngine, mixFile: string, segment:
 
 /**
  * `sentences`: the mix's sentences in segment order; `weights[i]`: segment i's sentence count;
- * `labels[i]`: its source; `kept[i]`: whether the cut kept it.
+ * `labels[i]`: its source; `kept[i]`: whether the cut kept it. With `task`, the kept text is
+ * grouped as `inspect --task` groups it: the pieces unlike the task apart (inspect/task-words.ts).
  */
-export function pickKeptGroups(sentences: readonly string[], seg: { weights: Float64Array; labels: Uint8Array }, kept: Uint8Array, inIdx: number, spec: KeptGroupsSpec, seed: number): KeptGroupsPick {
+export function pickKeptGroups(sentences: readonly string[], seg: { weights: Float64Array; labels: Uint8Array }, kept: Uint8Array, inIdx: number, spec: KeptGroupsSpec, seed: number, task?: readonly string[]): KeptGroupsPick {
   const text: string[] = [];
   const piece: number[] = [];
   const inDomain: boolean[] = [];
@@ -55,7 +57,7 @@ export function pickKeptGroups(sentences: readonly string[], seg: { weights: Flo
     at += n;
   }
   if (text.length === 0) return { groups: [], avoided: [], avoid: [] };
-  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0 });
+  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0, ...(task?.length ? { taskWords: taskWords(task, seed) } : {}) });
   const summary = groups.map((g) => {
     let out = 0;
     for (const k of g.indices) if (!inDomain[k]) out += (text[k] as string).length;

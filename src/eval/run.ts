@@ -265,7 +265,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       let keptGroups: MethodResult['keptGroups'];
       if (m.avoidKeptGroups) {
         mixText ??= await mixSentences(opts.engine, mix.file, spec.segment);
-        const pick = pickKeptGroups(mixText, scored, kept, inIdx, m.avoidKeptGroups as KeptGroupsSpec, spec.seed);
+        const pick = pickKeptGroups(mixText, scored, kept, inIdx, m.avoidKeptGroups as KeptGroupsSpec, spec.seed, task);
         keptGroups = { groups: pick.groups, avoided: pick.avoided, sentences: pick.avoid.length, precisionCharsBefore: keptCharShare(scored, kept, inIdx) };
         log(`${title}: kept text in ${pick.groups.length} groups; avoiding ${pick.avoided.length ? `group${pick.avoided.length === 1 ? '' : 's'} ${pick.avoided.join(', ')} (${pick.avoid.length} sentences)` : 'none (no group is mostly out of domain)'}`);
         if (pick.avoid.length > 0) ({ scored, kept, fitSeconds, reading } = await measure(pick.avoid));
