@@ -115,6 +115,8 @@ export class SpillReader {
     try {
       this.fd = openSync(path, 'r');
     } catch (err) {
+      // Scratch that vanished under the run (its folder removed or unmounted) is a storage failure, exit 5.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new TadpoleError('TADPOLE_IO', `cannot read back the spill file ${path}: it is gone (its folder was removed during the run)`, { file: path, cause: err });
       throw new TadpoleError('TADPOLE_RUN', `cannot open spill file ${path}: ${(err as Error).message}`, { cause: err });
     }
     const h = Buffer.alloc(SPILL_HEADER);

@@ -1,5 +1,5 @@
 import { closeSync, fdatasyncSync, openSync, readSync, truncateSync } from 'node:fs';
-import { writeFailure } from '../core/errors.js';
+import { TadpoleError, writeFailure } from '../core/errors.js';
 import { writeAllSync } from '../io/atomic.js';
 
 /**
@@ -133,7 +133,12 @@ export class DocIndexReader {
 
   /** `from`: the byte offset of the first entry to read (a resumed emit). */
   constructor(path: string, from = 0) {
-    this.fd = openSync(path, 'r');
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      throw new TadpoleError('TADPOLE_IO', `cannot read back the doc index ${path}: it is gone (its folder was removed during the run)`, { file: path, cause: err });
+    }
     this.base = from;
   }
 

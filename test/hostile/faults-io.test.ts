@@ -196,6 +196,27 @@ describe('scratch folders that are gone, devices that refuse writes', () => {
     expect(existsSync(join(dir, 'gone-kept.jsonl'))).toBe(false);
   });
 
+  it('--work-dir removed while the run reads: exit 5, one line, no output', async () => {
+    const work = join(dir, 'vanishing');
+    mkdirSync(work);
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz'))));
+    const out = join(dir, 'vanished-kept.jsonl');
+    const child = spawn(process.execPath, [BIN, 'filter', '-q', '-m', model, big, '-o', out, '--work-dir', work, '--batch-sentences', '100'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!existsSync(join(work, 'segments.spill')) && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    rmSync(work, { recursive: true, force: true });
+    const r = { code: await code, stdout: Buffer.alloc(0), stderr };
+    rmSync(big);
+    if (r.code === 0) return; // finished before the folder went (a fast machine): nothing to check
+    expect(r.code).toBe(5);
+    oneLine(r, /vanishing\/segments\.spill: it is gone/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
   // A copy of /dev/full (the same device numbers), so that a regression replaces this node, not the machine's.
   const dev = join(dir, 'full-device');
   const haveDevice = spawnSync('mknod', [dev, 'c', '1', '7']).status === 0;
