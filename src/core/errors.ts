@@ -87,9 +87,13 @@ export function storageFault(err: unknown): string | undefined {
  */
 export function writeFailure(what: string, err: unknown, file?: string): TadpoleError {
   if (err instanceof TadpoleError) return err;
+  return new TadpoleError('TADPOLE_IO', `cannot write ${what}: ${writeFailureWords(err, 'its folder is gone')}`, { cause: err, ...(file !== undefined ? { file } : {}) });
+}
+
+/** Why a write failed, in words (storageFault, permissions, a missing path as `missing` says, else the error's first line). */
+export function writeFailureWords(err: unknown, missing: string): string {
   const e = err as NodeJS.ErrnoException;
-  const why = storageFault(err) ?? (e?.code === 'ENOENT' ? 'its folder is gone' : e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : (e?.message ?? String(err)).split('\n')[0]);
-  return new TadpoleError('TADPOLE_IO', `cannot write ${what}: ${why}`, { cause: err, ...(file !== undefined ? { file } : {}) });
+  return storageFault(err) ?? (e?.code === 'ENOENT' ? missing : e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : (e?.message ?? String(err)).split('\n')[0]!);
 }
 
 export function usageError(message: string): TadpoleError {

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { writeFailure } from '../core/errors.js';
+import { TadpoleError, writeFailure, writeFailureWords } from '../core/errors.js';
 
 /**
  * Temp files and folders this process made and has not yet renamed or removed. An exit that
@@ -103,6 +103,6 @@ export function scratchDir(prefix: string): string {
   try {
     return trackTemp(mkdtempSync(join(tmpdir(), prefix)));
   } catch (err) {
-    throw writeFailure(`a scratch folder in ${tmpdir()} (set TMPDIR to a writable folder${prefix === 'tadpole-' ? ', or give --work-dir' : ''})`, err);
+    throw new TadpoleError('TADPOLE_IO', `cannot make a scratch folder in ${tmpdir()}: ${writeFailureWords(err, 'it does not exist')}; set TMPDIR to a writable folder${prefix === 'tadpole-' ? ', or give --work-dir DIR' : ''}`, { file: tmpdir(), cause: err });
   }
 }
