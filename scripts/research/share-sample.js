@@ -1,16 +1,15 @@
-// How much of a mix looks like its task, read from the default's general sample before any
-// self-training (the round-0 fit: the task against the sample; src/cut/share-estimate.ts,
-// estimateSampleShare). Nothing here depends on the share kept but the sample's size
-// (model/complete.ts, sampleSizeFor: 20,000 sentences for keeps of 2.5% and up, up to 100,000
-// below), so each mix is built once, fitted once per sample size, and read for every keep.
+// How much of a mix looks like its task, as the default's fit reads it from its general sample
+// (src/select/share-probe.ts, src/cut/share-estimate.ts), against the truth, at keeps 0.05, 0.2
+// and the true share: docs/benchmarks/task-share.md. The default is fitted as the eval fits it
+// (its sample drawn as filter draws it, the fit sized for the keep); the reading is the model's.
+// Only the sample's size depends on the keep (model/complete.ts, sampleSizeFor), so keeps with the
+// same sample size share one fit unless ALLKEEPS=1, which fits every keep apart to show it.
 //
-// For every spec: the mix built as the eval builds it (cached in $TMPDIR/tadpole-research/share,
-// without its sentences), the true in-domain share of its sentences, then for each sample size the
-// keeps need: the round-0 fit, the sample's segment means, the estimate, and the in-domain share
-// of the sample itself (its sentences matched against the mix's in-domain sentences). DUMP=dir
-// writes each mix's segment means with their in-domain fractions, to try estimators offline.
+// Each mix is built once by the eval's code and cached in $TMPDIR/tadpole-research/share (the
+// mix file, its true in-domain share of sentences, its in-domain sentences, to give the in-domain
+// share of each sample too).
 //
-// usage: node scripts/research/share-sample.js corpora/suite-scarce/*.json corpora/suite/*.json ...
+// usage: [ALLKEEPS=1] node scripts/research/share-sample.js corpora/suite-scarce/*.json corpora/suite/*.json ...
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
