@@ -28,7 +28,10 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const KEEP = 0.2;
 const METHODS = ['tadpole (default)', 'random'];
 
-const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+// One document a line. fastText ends a line at the token `</s>` too (its end-of-line token), which
+// a document may hold as text (wikitext's parallel-corpus examples): it is dropped, so that one
+// line is one document.
+const oneLine = (text) => text.replace(/(^|\s)<\/s>(?=\s|$)/g, ' ').replace(/\s+/g, ' ').trim();
 const jsonl = (path) =>
   readFileSync(path, 'utf8')
     .split('\n')
