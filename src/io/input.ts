@@ -1,4 +1,5 @@
-import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { TadpoleError, writeFailure } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
@@ -44,14 +45,18 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
     if (!opts.stdin) throw new TadpoleError('TADPOLE_INPUT', 'stdin is not available to this command');
     raw = opts.stdin;
   } else {
+    let fifo = false;
     try {
       const st = statSync(input);
       if (st.isDirectory()) throw new TadpoleError('TADPOLE_INPUT', `${name}: is a directory; give the files inside it`, { file: name });
+      fifo = st.isFIFO();
     } catch (err) {
       if (err instanceof TadpoleError) throw err;
       throw new TadpoleError('TADPOLE_INPUT', `${name}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: name, cause: err });
     }
-    raw = opts.range
+    raw = fifo
+      ? openFifo(input, name)
+      : opts.range
       ? createReadStream(input, { start: opts.range.start, end: Math.max(opts.range.start, opts.range.end) - 1, highWaterMark: 1 << 20 })
       : createReadStream(input, { highWaterMark: 1 << 20 });
     if (opts.range && opts.range.end <= opts.range.start) {
@@ -76,6 +81,23 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
     // A file refused by its known kind, or left early by its reader, is closed now, not at GC.
     if (input !== STDIN) raw.destroy();
   }
+}
+
+/**
+ * A named pipe, read as stdin is (by a command that reads its input once: split, score, fit,
+ * filter --threshold). Opened without blocking, then read through the event loop: a plain
+ * open(2) of a pipe with no writer yet waits in a libuv thread, and the process could then
+ * never exit, not even on SIGTERM (exit waits for that thread). Here a writer that never
+ * comes is a wait that a signal ends.
+ */
+function openFifo(input: string, name: string): Readable {
+  let fd: number;
+  try {
+    fd = openSync(input, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_INPUT', `${name}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: name, cause: err });
+  }
+  return new Socket({ fd, readable: true, writable: false });
 }
 
 /**

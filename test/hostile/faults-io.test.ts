@@ -19,20 +19,39 @@ import { testDir } from '../helpers/temp.js';
 const dir = testDir('tadpole-faults-');
 const mounts: string[] = [];
 
-/** A tmpfs of `size` at a new folder, or undefined where this process cannot mount (not root, no mount(8)). */
-function tmpfs(name: string, options: string): string | undefined {
+function mountTmpfs(at: string, options: string): boolean {
+  mkdirSync(at, { recursive: true });
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', at]).status === 0;
+}
+
+// Whether this process may mount (root with the capability, as in CI), tried once as the file is
+// collected and undone at once: the mounts themselves are made in beforeAll, which runs only
+// when a test runs, so that a filtered run leaves nothing mounted.
+const canMount = (() => {
+  const probe = join(dir, 'probe');
+  if (!mountTmpfs(probe, 'size=4k')) return false;
+  spawnSync('umount', [probe]);
+  return true;
+})();
+
+/** A tmpfs at a new folder under the test's folder, unmounted after the file's last test. */
+function tmpfs(name: string, options: string): string {
   const at = join(dir, name);
-  mkdirSync(at);
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', at]);
-  if (r.status !== 0) return undefined;
+  if (!mountTmpfs(at, options)) throw new Error(`mount -t tmpfs -o ${options} failed at ${at}, though a probe mount worked`);
   mounts.push(at);
   return at;
 }
 
-// Mounted as the file is collected, so that a test can be skipped where mounting is not allowed.
-const full = tmpfs('full', 'size=256k');
-const roomy = tmpfs('roomy', 'size=1m');
-const readOnly = tmpfs('ro', 'size=64k,ro');
+let full: string;
+let roomy: string;
+let readOnly: string;
+
+beforeAll(() => {
+  if (!canMount) return;
+  full = tmpfs('full', 'size=256k');
+  roomy = tmpfs('roomy', 'size=1m');
+  readOnly = tmpfs('ro', 'size=64k,ro');
+});
 
 afterAll(() => {
   for (const m of mounts.splice(0)) spawnSync('umount', ['-l', m]);
@@ -98,8 +117,7 @@ afterAll(() => {
   if (corpusSha) expect(sha(corpus)).toBe(corpusSha);
 });
 
-describe.skipIf(!full)('a full filesystem', () => {
-  const at = full as string;
+describe.skipIf(!canMount)('a full filesystem', () => {
 
   // --keep 0.9: an output many times the free space (the gzip stream that fails is still busy
   // when its file does; a run that waited on it for ever exited 0 with nothing written).
@@ -108,55 +126,55 @@ describe.skipIf(!full)('a full filesystem', () => {
     ['filter', 'kept.jsonl'],
     ['score', 'scores.jsonl.gz'],
   ])('%s -o FULL/%s: exit 5, one line naming the output, nothing left', (command, name) => {
-    fill(at, 4096);
-    const out = join(at, name);
-    const r = cli([command, '-q', '-m', model, corpus, '-o', out, ...(command === 'filter' ? ['--keep', '0.9', '--stats', join(at, 'stats.json')] : [])]);
+    fill(full, 4096);
+    const out = join(full, name);
+    const r = cli([command, '-q', '-m', model, corpus, '-o', out, ...(command === 'filter' ? ['--keep', '0.9', '--stats', join(full, 'stats.json')] : [])]);
     expect(r.code).toBe(5);
     oneLine(r, new RegExp(`cannot write ${out.replace(/[.]/g, '\\.')}: no space left on the device`));
-    expect(readdirSync(at)).toEqual(['.filler']);
+    expect(readdirSync(full)).toEqual(['.filler']);
   });
 
   it('fit -o FULL/model.json (a task-only model bigger than the free space): exit 5, no model file, no temp file', () => {
-    fill(at, 16 * 1024);
-    const out = join(at, 'model.json');
+    fill(full, 16 * 1024);
+    const out = join(full, 'model.json');
     const r = cli(['fit', '-q', '--task', task, '-o', out]);
     expect(r.code).toBe(5);
     oneLine(r, /cannot write .*model\.json: no space left on the device/);
-    expect(readdirSync(at)).toEqual(['.filler']);
+    expect(readdirSync(full)).toEqual(['.filler']);
   });
 
   it('--work-dir FULL: exit 5, one line naming the scratch file; the spill and the doc index are removed', () => {
-    fill(at, 4096);
+    fill(full, 4096);
     const out = join(dir, 'work-kept.jsonl');
-    const r = cli(['filter', '-q', '-m', model, corpus, '-o', out, '--work-dir', at]);
+    const r = cli(['filter', '-q', '-m', model, corpus, '-o', out, '--work-dir', full]);
     expect(r.code).toBe(5);
     oneLine(r, /cannot write the (spill file|doc index) .*: no space left on the device/);
-    expect(readdirSync(at)).toEqual(['.filler']);
+    expect(readdirSync(full)).toEqual(['.filler']);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('stdin spooled into a full --work-dir: exit 5, one line, nothing left', () => {
-    fill(at, 4096);
-    const r = cli(['filter', '-q', '-m', model, '-', '-o', join(dir, 'spool-kept.jsonl'), '--work-dir', at], { input: readFileSync(corpus) });
+    fill(full, 4096);
+    const r = cli(['filter', '-q', '-m', model, '-', '-o', join(dir, 'spool-kept.jsonl'), '--work-dir', full], { input: readFileSync(corpus) });
     expect(r.code).toBe(5);
     oneLine(r, /cannot write the stdin spool .*stdin\.spool: no space left on the device/);
-    expect(readdirSync(at)).toEqual(['.filler']);
+    expect(readdirSync(full)).toEqual(['.filler']);
   });
 
   it('TMPDIR full: exit 5, one line, no scratch folder left', () => {
-    fill(at, 4096);
-    const r = cli(['filter', '-q', '-m', model, corpus, '-o', join(dir, 'tmpdir-kept.jsonl')], { env: { TMPDIR: at } });
+    fill(full, 4096);
+    const r = cli(['filter', '-q', '-m', model, corpus, '-o', join(dir, 'tmpdir-kept.jsonl')], { env: { TMPDIR: full } });
     expect(r.code).toBe(5);
     oneLine(r, /no space left on the device/);
-    expect(readdirSync(at)).toEqual(['.filler']);
+    expect(readdirSync(full)).toEqual(['.filler']);
     expect(existsSync(join(dir, 'tmpdir-kept.jsonl'))).toBe(false);
   });
 });
 
-describe.skipIf(!roomy)('a run directory whose disk fills', () => {
+describe.skipIf(!canMount)('a run directory whose disk fills', () => {
   it.each([8, 48])('with %d KB free: exit 5 and one line (no SQLite stack trace); once there is room, --resume gives the output of one run', (kb) => {
-    const at = roomy as string;
+    const at = roomy;
     fill(at, kb * 1024);
     const runDir = join(at, 'run');
     const out = join(dir, `run-kept-${kb}.jsonl`);
@@ -172,14 +190,14 @@ describe.skipIf(!roomy)('a run directory whose disk fills', () => {
   });
 });
 
-describe.skipIf(!readOnly)('a read-only filesystem', () => {
+describe.skipIf(!canMount)('a read-only filesystem', () => {
   it.each([
     ['-o', (ro: string) => ['-o', join(ro, 'kept.jsonl')], {}],
     ['--work-dir', (ro: string) => ['-o', join(dir, 'ro-kept.jsonl'), '--work-dir', ro], {}],
     ['--run-dir', (ro: string) => ['-o', join(dir, 'ro-kept.jsonl'), '--run-dir', join(ro, 'run')], {}],
     ['TMPDIR', () => ['-o', join(dir, 'ro-kept.jsonl')], { TMPDIR: 'RO' }],
   ] as const)('%s on it: exit 5, one line, nothing written', (_what, extra, env) => {
-    const ro = readOnly as string;
+    const ro = readOnly;
     const r = cli(['filter', '-q', '-m', model, corpus, ...extra(ro)], { env: Object.fromEntries(Object.entries(env).map(([k]) => [k, ro])) });
     expect(r.code).toBe(5);
     oneLine(r, /not writable|read-only/);
@@ -273,6 +291,21 @@ describe('inputs that can be read only once', () => {
     } finally {
       writer.kill();
     }
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it.skipIf(!haveFifo)('a named pipe that no writer ever opens, read once (filter --threshold): SIGTERM ends the wait, exit 143, no temp file', async () => {
+    const out = join(dir, 'fifo-once.jsonl');
+    const child = spawn(process.execPath, [BIN, 'filter', '-q', '-m', model, '--threshold', '0', fifo, '-o', out], { cwd: dir, stdio: 'ignore' });
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((r) => setTimeout(r, 1000));
+    const t = Date.now();
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    expect(await code).toBe(143);
+    clearTimeout(killer);
+    expect(Date.now() - t).toBeLessThan(5_000);
+    expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
