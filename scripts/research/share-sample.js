@@ -70,10 +70,12 @@ for (const file of process.argv.slice(2)) {
   const keeps = KEEPS.map((k) => (k === 'share' ? mix.truth : raw.keep === 'share' || typeof k === 'number' ? k : spec.keep));
   // Every keep's fit reads the same sample when their samples are the same size (ALLKEEPS=1 fits each anyway, to check it).
   const byKey = new Map();
-  const keyOf = (keep) => (process.env.ALLKEEPS ? String(keep) : String(sampleSizeFor(spec.generalSample, keep)));
+  // GENERAL=n: the sample filter asks for (20,000 by default) in place of the spec's.
+  const asked = Number(process.env.GENERAL ?? spec.generalSample);
+  const keyOf = (keep) => (process.env.ALLKEEPS ? String(keep) : String(sampleSizeFor(asked, keep)));
   for (const keep of keeps) {
     if (byKey.has(keyOf(keep))) continue;
-    const n = sampleSizeFor(spec.generalSample, keep);
+    const n = sampleSizeFor(asked, keep);
     const sample = await sampleSentences([mix.file], READER, { size: n, seed: spec.seed + 1 });
     let sampleTruth = 0;
     for (const s of sample.sentences) if (inDomain.has(s)) sampleTruth++;
