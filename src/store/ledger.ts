@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqliteDriver } from './sqlite.js';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 
@@ -107,6 +108,7 @@ export class Ledger {
   /** Opens (creating when asked) DIR/ledger.sqlite. */
   static open(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): Ledger {
     const path = join(dir, LEDGER_FILE);
+    const existed = existsSync(path);
     let db: Database.Database;
     try {
       db = new (sqliteDriver())(path, { fileMustExist: !opts.create, readonly: !!opts.readonly });
@@ -125,6 +127,9 @@ export class Ledger {
         });
       } catch (err) {
         db.close();
+        // A ledger this call created but could not give its tables (a full disk) is removed: left
+        // empty, it would read as a run directory holding no run.
+        if (!existed) rmSync(path, { force: true });
         throw err;
       }
     }
