@@ -36,6 +36,8 @@ export interface CommandSpec {
 export interface ParsedArgs {
   flags: Record<string, string | number | boolean | string[] | undefined>;
   positionals: string[];
+  /** The flags (camelCase) the command line named, as against those holding their default. */
+  given?: ReadonlySet<string>;
 }
 
 function camel(name: string): string {
@@ -59,6 +61,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const isFlag = (w: string) => w.startsWith('-') && w !== '-' && !/^-\d/.test(w);
   let i = 0;
   const listSeen = new Set<string>();
+  const given = new Set<string>();
   while (i < argv.length) {
     const word = argv[i++] as string;
     if (word === '--') {
@@ -81,6 +84,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       const pos = byName.get(`--${name.slice(5)}`);
       if (pos && pos.type === 'boolean') {
         flags[camel(pos.name)] = false;
+        given.add(camel(pos.name));
         continue;
       }
     }
@@ -90,6 +94,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       throw usageError(`unknown option ${name} for 'tadpole ${spec.name}'${guess ? `; did you mean ${guess}?` : ''} (see 'tadpole ${spec.name} --help')`);
     }
     const key = camel(f.name);
+    given.add(key);
     if (f.type === 'boolean') {
       if (inline !== undefined) flags[key] = !/^(false|0|no)$/i.test(inline);
       else flags[key] = true;
@@ -118,7 +123,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       flags[key] = n;
     } else flags[key] = value;
   }
-  return { flags, positionals };
+  return { flags, positionals, given };
 }
 
 function checkRange(f: FlagSpec, n: number): void {

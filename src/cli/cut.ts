@@ -1,18 +1,18 @@
 import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
-import type { KeepBy } from '../cut/exact.js';
 import { cutStage } from '../pipeline/shard-run.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
+import { keepByFlag, keepByFrom } from './keep-by.js';
 
 const spec: CommandSpec = {
   name: 'cut',
   summary: 'merge every shard of a run into one exact global cut (after tadpole score --shard)',
-  usage: 'tadpole cut --run-dir DIR [--keep 0.2] [--keep-by sentences]',
+  usage: 'tadpole cut --run-dir DIR [--keep 0.2] [--keep-by bytes|sentences]',
   flags: [
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory the shards were scored into (required)' },
     { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
-    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'What --keep counts' },
+    keepByFlag,
     { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No summary on stderr' },
   ],
@@ -24,7 +24,7 @@ export const command: Command = {
   async run(args, io) {
     const runDir = str(args, 'runDir');
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
-    const { replaced, ...cut } = cutStage(runDir, num(args, 'keep') ?? 0.2, (str(args, 'keepBy') ?? 'sentences') as KeepBy, io.env.TADPOLE_TEST_CRASH_AT);
+    const { replaced, ...cut } = cutStage(runDir, num(args, 'keep') ?? 0.2, keepByFrom(args, runDir), io.env.TADPOLE_TEST_CRASH_AT);
     const statsPath = str(args, 'stats');
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {

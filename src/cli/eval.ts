@@ -9,13 +9,13 @@ import { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from '
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { formatTable, toJSON } from '../report/table.js';
-import type { KeepBy } from '../cut/exact.js';
+import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import { renderReport } from '../report/html.js';
 
 const spec: CommandSpec = {
   name: 'eval',
   summary: 'compare selection methods on a labelled mix of real text (the paper\'s Figure 5)',
-  usage: 'tadpole eval --spec FILE... | SPEC.json... [--json] [--report FILE] [--methods a,b] [--seed S] [--draws N] [--work-dir DIR] [--max-sentences N] [--keep-by sentences|bytes]',
+  usage: 'tadpole eval --spec FILE... | SPEC.json... [--json] [--report FILE] [--methods a,b] [--seed S] [--draws N] [--work-dir DIR] [--max-sentences N] [--keep-by bytes|sentences]',
   positionalInputs: true,
   flags: [
     { name: 'spec', role: 'input', type: 'list', arg: 'FILE...', help: 'evaluation spec(s) (JSON; see corpora/README.md); several specs (e.g. corpora/suite/*.json) add the suite table: every method x every mix, mean and minimum' },
@@ -26,7 +26,7 @@ const spec: CommandSpec = {
     { name: 'draws', min: 1, type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix [default: 1]' },
     { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
     { name: 'max-sentences', min: 1, type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
-    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', help: 'what a spec\'s keep counts, as filter\'s --keep-by (a "share" spec keeps the in-domain share of that unit)' },
+    { name: 'keep-by', type: 'string', choices: ['bytes', 'sentences'], default: DEFAULT_KEEP_BY, arg: 'UNIT', help: 'what a spec\'s keep counts, as filter\'s --keep-by (a "share" spec keeps the in-domain share of that unit)' },
     evalWorkersFlag,
   ],
   notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json)
@@ -65,7 +65,7 @@ export const command: Command = {
     const maxSentences = num(args, 'maxSentences');
     if (maxSentences !== undefined && maxSentences < 1) throw usageError(`--max-sentences must be at least 1, got ${maxSentences}`);
     const workDir = str(args, 'workDir');
-    const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
+    const keepBy = (str(args, 'keepBy') ?? DEFAULT_KEEP_BY) as KeepBy;
     const log = io.stderrIsTTY ? (line: string) => io.stderr.write(`tadpole eval: ${line}\n`) : undefined;
     const json = bool(args, 'json');
     const reportFile = str(args, 'report');

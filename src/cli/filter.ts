@@ -18,6 +18,7 @@ import { interruptExit, trapSignals } from '../shard/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
+import { keepByFlag, keepByFrom } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
@@ -30,7 +31,7 @@ const spec: CommandSpec = {
   flags: [
     { name: 'model', alias: 'm', role: 'input', type: 'string', arg: 'FILE', group: 'Selection', help: 'Model file from tadpole fit (required)' },
     { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, group: 'Selection', help: 'Share to keep, 0..1 (exact to within one segment)' },
-    { name: 'keep-by', type: 'string', choices: ['sentences', 'bytes'], default: 'sentences', arg: 'UNIT', group: 'Selection', help: 'What --keep counts' },
+    { ...keepByFlag, group: 'Selection' },
     { name: 'threshold', type: 'number', arg: 'T', group: 'Selection', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
     { name: 'segment', min: 1, type: 'int', arg: 'N', default: 15, group: 'Selection', help: 'Sentences per segment (segments never cross documents)' },
     { ...docContextFlag, group: 'Selection' },
@@ -88,7 +89,7 @@ export const command: Command = {
     const keep = num(args, 'keep') ?? 0.2;
     const segment = num(args, 'segment') ?? 15;
     const docContext = docContextFrom(args);
-    const keepBy = (str(args, 'keepBy') ?? 'sentences') as KeepBy;
+    const keepBy = keepByFrom(args, runDir);
     const weights = bool(args, 'weights');
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
     if (runDir && (threshold !== undefined || weights || workDir)) {
@@ -186,12 +187,20 @@ export const command: Command = {
     if (!quiet && stats.completion && stats.heldOut) io.stderr.write(`tadpole: ${describeHeldOut(stats.heldOut)}\n`);
     if (!quiet && (stats.taskShare || stats.taskShareNone)) io.stderr.write(`tadpole: ${describeTaskShare({ ...(stats.taskShare ? { share: stats.taskShare } : {}), ...(stats.taskShareNone ? { none: stats.taskShareNone } : {}) }, stats.completion ? 'the corpus' : "the model's general sample")}\n`);
     if (!quiet && !stats.closedEarly) {
-      const share = stats.sentences.total ? stats.sentences.kept / stats.sentences.total : 0;
-      io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${stats.sentences.kept}/${stats.sentences.total} sentences (${(100 * share).toFixed(2)}%) in ${stats.seconds.total.toFixed(1)}s\n`);
+      io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${keptShares(stats)} in ${stats.seconds.total.toFixed(1)}s\n`);
     }
     return 0;
   },
 };
+
+/** What was kept, as a share of the unit --keep counted first, then of the other unit. */
+function keptShares(stats: { keepBy: KeepBy; sentences: { kept: number; total: number }; bytes: { kept: number; total: number } }): string {
+  const pct = (c: { kept: number; total: number }) => (100 * (c.total ? c.kept / c.total : 0)).toFixed(2);
+  const { sentences: s, bytes: b } = stats;
+  return stats.keepBy === 'bytes'
+    ? `${pct(b)}% of the bytes (${b.kept}/${b.total}), ${s.kept}/${s.total} sentences (${pct(s)}%)`
+    : `${pct(s)}% of the sentences (${s.kept}/${s.total}), ${b.kept}/${b.total} bytes (${pct(b)}%)`;
+}
 
 /**
  * --out-format: given, or what the -o name says (.jsonl/.ndjson, .txt), or the input's own

@@ -12,7 +12,7 @@ import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, keptChars, weightsBy, type ScoredSegments, type ShareCut } from './share-cuts.js';
-import type { KeepBy } from '../cut/exact.js';
+import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import { sampleSizeFor } from '../model/complete.js';
 import type { TaskShare, TaskShareReading } from '../cut/share-estimate.js';
 
@@ -95,7 +95,7 @@ export interface RunOptions {
   workDir?: string;
   /** Score only the mix prefix up to this many sentences (whole documents; the mix is interleaved, so a prefix keeps the proportions). */
   maxSentences?: number;
-  /** What the keep counts, as filter's --keep-by (default sentences). */
+  /** What the keep counts, as filter's --keep-by (default bytes). */
   keepBy?: KeepBy;
   log?: (line: string) => void;
 }
@@ -229,7 +229,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     const task = await fileSetSentences(opts.engine, spec.task, join(dir, 'task.jsonl'), 'task', spec.maxTaskSentences, spec.seed);
     const inIdx = mix.labels.indexOf(spec.inDomain);
     const maxSentences = opts.maxSentences ?? Infinity;
-    const keepBy = opts.keepBy ?? 'sentences';
+    const keepBy = opts.keepBy ?? DEFAULT_KEEP_BY;
     const keep = await resolveKeep(spec, opts.engine, mix, inIdx, maxSentences, keepBy, log);
     // As filter draws it to complete a model: a small share to keep asks for a larger sample.
     const sampleSize = sampleSizeFor(spec.generalSample, keep);

@@ -4,7 +4,7 @@
  * cut is a sort of the scored segments, cheap next to the scoring, so every spec gets them.
  */
 
-import type { KeepBy } from '../cut/exact.js';
+import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 
 /** The keeps measured, as multiples of the in-domain share of the sentences scored. */
 export const SHARE_FACTORS: readonly number[] = [0.5, 1, 2];
@@ -63,11 +63,11 @@ export function keptCharShare(scored: ScoredSegments, kept: Uint8Array, inIdx: n
 }
 
 /**
- * Cut the scored segments at every factor x `share` of the sentences (or of the bytes, with
- * keepBy "bytes"; `select` is the eval's exact cut) and measure each cut's precision and
+ * Cut the scored segments at every factor x `share` of the bytes (or of the sentences, with
+ * keepBy "sentences"; `select` is the eval's exact cut) and measure each cut's precision and
  * recall in characters.
  */
-export function cutsAtShare(scored: ScoredSegments, inIdx: number, share: number, select: (scores: Float64Array, weights: Float64Array, keep: number) => Uint8Array, factors: readonly number[] = SHARE_FACTORS, keepBy: KeepBy = 'sentences'): ShareCut[] {
+export function cutsAtShare(scored: ScoredSegments, inIdx: number, share: number, select: (scores: Float64Array, weights: Float64Array, keep: number) => Uint8Array, factors: readonly number[] = SHARE_FACTORS, keepBy: KeepBy = DEFAULT_KEEP_BY): ShareCut[] {
   return factors.map((factor) => {
     const keep = Math.min(1, factor * share);
     const c = keptChars(scored, select(scored.scores, weightsBy(scored, keepBy), keep), inIdx);

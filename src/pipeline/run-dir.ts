@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
+import { LEGACY_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { Ledger, type InputFingerprint } from '../store/ledger.js';
+import { LEDGER_FILE, Ledger, type InputFingerprint } from '../store/ledger.js';
 
 /** What a run directory is a run OF: a resumed or sharded command must match it. */
 export interface RunIdentity {
@@ -88,6 +89,26 @@ export function openExistingRun(dir: string): { ledger: Ledger; identity: RunIde
     throw new TadpoleError('TADPOLE_RUN', `${dir} has a ledger but no run recorded in it`);
   }
   return { ledger, identity: JSON.parse(raw) as RunIdentity };
+}
+
+/**
+ * The unit a run in DIR counts its keep in, for a resume or a cut that names none: a run's
+ * own settings win over the default. A filter run's identity holds it; a sharded run's
+ * ledger holds its last cut's unit, or the default it was created under. A run that
+ * recorded none was made when sentences were the default. Undefined when DIR holds no run.
+ */
+export function recordedKeepBy(dir: string): KeepBy | undefined {
+  if (!existsSync(join(dir, LEDGER_FILE))) return undefined;
+  const ledger = Ledger.open(dir, { readonly: true });
+  try {
+    const raw = ledger.meta('identity');
+    if (!raw) return undefined;
+    const identity = JSON.parse(raw) as RunIdentity;
+    const unit = identity.kind === 'filter' ? identity.keepBy : ledger.meta('keepBy');
+    return unit === 'bytes' || unit === 'sentences' ? unit : LEGACY_KEEP_BY;
+  } finally {
+    ledger.close();
+  }
 }
 
 /** Inputs, changed or not, compared with the recorded fingerprints (pass 2 re-checks). */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { OutFormat } from './runs.js';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
-import type { KeepBy } from '../cut/exact.js';
+import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
@@ -77,6 +77,8 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
   return withShardLock(opts.runDir, opts.id, async () => {
     const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: opts.id.of });
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
+    // The unit its cut counts unless told: kept with the run, so a later default never changes it.
+    if (run.created) run.ledger.setMeta({ keepBy: DEFAULT_KEEP_BY });
     let scorer: Scoring | undefined;
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);

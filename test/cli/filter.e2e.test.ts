@@ -29,13 +29,25 @@ interface Stats {
   seconds: Record<string, number>;
 }
 
+/** The bytes of the mix's largest segment: an exact cut by bytes lands within one segment of its share. */
+async function largestSegmentBytes(model: string): Promise<number> {
+  const seg = await runCli(['score', '-m', model, '--segments', f('mix.txt')]);
+  expect(seg.code).toBe(0);
+  const texts = seg.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+  // A segment's bytes count the line breaks between its sentences too.
+  return Math.max(...texts.map((t) => Buffer.byteLength(t) + 15));
+}
+
 describe('tadpole filter (end to end, real text)', () => {
-  it('keeps 20% of sentences to within one segment; blocks are verbatim input, in input order; same bytes twice', async () => {
+  it('keeps 20% of the bytes (the default unit) to within one segment; blocks are verbatim input, in input order; same bytes twice', async () => {
     const a = await runCli(['filter', '-m', f('model.json'), '--keep', '0.2', f('mix.txt'), '-o', f('kept.txt'), '--stats', f('stats.json')]);
     expect(a.code).toBe(0);
-    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
+    const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats & { keepBy: string };
+    expect(stats.keepBy).toBe('bytes');
     expect(stats.sentences.total).toBeGreaterThan(2000);
-    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(15);
+    expect(Math.abs(stats.bytes.kept - 0.2 * stats.bytes.total)).toBeLessThanOrEqual(await largestSegmentBytes(f('model.json')));
+    // The summary gives the share in the unit --keep counted.
+    expect(a.stderr).toMatch(/kept \d+\/\d+ segments, (19\.\d\d|20\.\d\d)% of the bytes \(\d+\/\d+\), \d+\/\d+ sentences/);
     for (const k of ['pass1', 'cut', 'pass2', 'total']) expect(stats.seconds[k]).toBeGreaterThanOrEqual(0);
     const out = readFileSync(f('kept.txt'), 'utf8');
     const blocks = out.replace(/\n$/, '').split('\n\n');
@@ -50,6 +62,15 @@ describe('tadpole filter (end to end, real text)', () => {
     const b = await runCli(['filter', '-m', f('model.json'), f('mix.txt'), '-o', f('kept2.txt')]);
     expect(b.code).toBe(0);
     expect(readFileSync(f('kept2.txt')).equals(readFileSync(f('kept.txt')))).toBe(true);
+  });
+
+  it('--keep-by sentences keeps 20% of the sentences to within one segment, and its summary says so', async () => {
+    const r = await runCli(['filter', '-m', f('model.json'), '--keep-by', 'sentences', f('mix.txt'), '-o', f('kept-sentences.txt'), '--stats', f('stats-sentences.json')]);
+    expect(r.code).toBe(0);
+    const stats = JSON.parse(readFileSync(f('stats-sentences.json'), 'utf8')) as Stats & { keepBy: string };
+    expect(stats.keepBy).toBe('sentences');
+    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(15);
+    expect(r.stderr).toMatch(/kept \d+\/\d+ segments, (19\.\d\d|20\.\d\d)% of the sentences \(\d+\/\d+\), \d+\/\d+ bytes/);
   });
 
   it('stdin to stdout gives the same bytes as files', async () => {
@@ -194,7 +215,7 @@ describe('tadpole filter (end to end, real text)', () => {
     const a = await runCli(['filter', '-m', f('knn-paper.json'), f('mix.txt'), '-q', '--stats', f('knn-stats.json')]);
     expect(a.code).toBe(0);
     const stats = JSON.parse(readFileSync(f('knn-stats.json'), 'utf8')) as Stats;
-    expect(Math.abs(stats.sentences.kept - 0.2 * stats.sentences.total)).toBeLessThanOrEqual(15);
+    expect(Math.abs(stats.bytes.kept - 0.2 * stats.bytes.total)).toBeLessThanOrEqual(await largestSegmentBytes(f('model.json')));
     const b = await runCli(['filter', '-m', f('knn-paper.json'), '-q'], { input: mixText });
     expect(b.stdout.equals(a.stdout)).toBe(true);
     expect((await runCli(['filter', '-m', f('knn-paper.json'), '--threshold', '0', f('mix.txt')])).code).toBe(2);

@@ -157,6 +157,26 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(plain.stdout.equals(reference)).toBe(false);
   });
 
+  it('a run made when sentences were the default (keep-by sentences in its identity) resumes with no --keep-by, by sentences; naming bytes is refused', () => {
+    const runDir = join(dir, 'run-by-sentences');
+    const out = join(dir, 'out-by-sentences.jsonl');
+    expect(cli(filterArgs(runDir, out, ['--keep-by', 'sentences']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
+    const ledger = Ledger.open(runDir);
+    try {
+      expect((JSON.parse(ledger.meta('identity')!) as { keepBy: string }).keepBy).toBe('sentences');
+    } finally {
+      ledger.close();
+    }
+    const refused = cli(filterArgs(runDir, out, ['--resume', '--keep-by', 'bytes']));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--keep-by was sentences, now bytes/);
+    const resumed = cli(filterArgs(runDir, out, ['--resume']));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const bySentences = cli(['filter', '-m', model, input, '--keep-by', 'sentences', '-q']);
+    expect(readFileSync(out).equals(bySentences.stdout)).toBe(true);
+    expect(bySentences.stdout.equals(reference)).toBe(false);
+  });
+
   it('a second process on the same run directory is refused while the first holds it', () => {
     const runDir = join(dir, 'run-locked');
     const out = join(dir, 'out-locked.jsonl');

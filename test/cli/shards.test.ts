@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/store/ledger.js';
+import { sqliteDriver } from '../../src/store/sqlite.js';
 import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
 
 let dir: string;
@@ -84,6 +85,36 @@ describe('score --shard / cut / emit', () => {
     expect(single.code).toBe(0);
     const sharded = shardedRun(join(dir, 'run-wiki'), [wiki], 3);
     expect(sharded.toString()).toBe(single.stdout.toString());
+  });
+
+  it('cut counts what the run recorded unless --keep-by names a unit: bytes for a new run, sentences for one made before bytes became the default, the last cut\'s unit after it', () => {
+    const f = join(dir, 'units.jsonl');
+    writeFileSync(f, newsJsonl(300_000));
+    const cutBy = (runDir: string, extra: string[] = []) => {
+      const stats = join(runDir, 'cut-stats.json');
+      expect(cli(['cut', '-q', '--run-dir', runDir, '--stats', stats, ...extra]).code).toBe(0);
+      return (JSON.parse(readFileSync(stats, 'utf8')) as { keepBy: string }).keepBy;
+    };
+    const score = (runDir: string) => {
+      for (const i of [0, 1]) expect(cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/2`, f]).code).toBe(0);
+    };
+    const fresh = join(dir, 'run-unit-new');
+    score(fresh);
+    expect(cutBy(fresh)).toBe('bytes');
+    expect(cutBy(fresh, ['--keep-by', 'sentences'])).toBe('sentences');
+    expect(cutBy(fresh, ['--keep', '0.3'])).toBe('sentences');
+    // A run scored before the ledger recorded a unit: its cut stays by sentences, as it was then.
+    const old = join(dir, 'run-unit-old');
+    score(old);
+    const db = new (sqliteDriver())(join(old, 'ledger.sqlite'));
+    db.prepare("DELETE FROM meta WHERE key = 'keepBy'").run();
+    db.close();
+    expect(cutBy(old)).toBe('sentences');
+    for (const i of [0, 1]) expect(cli(['emit', '-q', '--run-dir', old, '--shard', `${i}/2`]).code).toBe(0);
+    const parts = readdirSync(join(old, 'parts')).filter((p) => p.startsWith('part-')).sort();
+    const bySentences = cli(['filter', '-q', '-m', model, '--keep-by', 'sentences', f]);
+    expect(Buffer.concat(parts.map((p) => readFileSync(join(old, 'parts', p)))).equals(bySentences.stdout)).toBe(true);
+    expect(bySentences.stdout.equals(cli(['filter', '-q', '-m', model, f]).stdout)).toBe(false);
   });
 
   it('cut refuses while a shard has not finished; emit refuses before the cut', () => {

@@ -17,12 +17,12 @@ function withoutSeconds(r: EvalResult): unknown {
   return { ...j, methods: j.methods.map(({ seconds: _s, ...rest }) => rest) };
 }
 
-describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json', () => {
+describe.skipIf(!sharedDir())('runEval on corpora/smoke-bio.json, keeping by sentences', () => {
   let first: EvalResult;
   it('gives identical results for the same seed (all but seconds)', async () => {
     const spec = await loadSpec(SMOKE);
-    first = await runEval(spec, { engine: defaultEngine, methods: METHODS });
-    const second = await runEval(await loadSpec(SMOKE), { engine: defaultEngine, methods: METHODS });
+    first = await runEval(spec, { engine: defaultEngine, methods: METHODS, keepBy: 'sentences' });
+    const second = await runEval(await loadSpec(SMOKE), { engine: defaultEngine, methods: METHODS, keepBy: 'sentences' });
     expect(withoutSeconds(second)).toEqual(withoutSeconds(first));
     expect(first.methods.map((m) => m.method)).toEqual(METHODS);
   }, 60_000);
@@ -104,7 +104,7 @@ describe.skipIf(!sharedDir())('runEval with keep "share"', () => {
     const fitKeeps: Array<number | undefined> = [];
     const engine = { ...defaultEngine, openScorer: async (...a: Parameters<typeof defaultEngine.openScorer>) => (fitKeeps.push(a[1].keep), defaultEngine.openScorer(...a)) };
     // A prefix of the mix: the share is counted over what is scored, not the whole mix.
-    const r = await runEval(spec, { engine, methods: ['contrast', 'random'], maxSentences: 1500 });
+    const r = await runEval(spec, { engine, methods: ['contrast', 'random'], maxSentences: 1500, keepBy: 'sentences' });
     const bio = r.mix.find((m) => m.label === 'bio')!;
     const total = r.mix.reduce((a, m) => a + m.sentences, 0);
     expect(total).toBeLessThan(3000);
@@ -122,10 +122,10 @@ describe.skipIf(!sharedDir())('runEval with keep "share"', () => {
     }
     expect(toJSON(r)).toMatchObject({ keep: r.keep, keep_rule: 'share', in_domain_share: r.keep });
   }, 60_000);
-  it('with keepBy bytes, keeps the in-domain share of the scored bytes, and that share of the text', async () => {
+  it('by default (keepBy bytes), keeps the in-domain share of the scored bytes, and that share of the text', async () => {
     const spec = await loadSpec(SMOKE);
     spec.keep = 'share';
-    const r = await runEval(spec, { engine: defaultEngine, methods: ['contrast', 'random'], maxSentences: 1500, keepBy: 'bytes' });
+    const r = await runEval(spec, { engine: defaultEngine, methods: ['contrast', 'random'], maxSentences: 1500 });
     const bio = r.mix.find((m) => m.label === 'bio')!;
     const bytes = r.mix.reduce((a, m) => a + m.bytes, 0);
     expect(r.keepBy).toBe('bytes');
