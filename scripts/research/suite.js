@@ -1,6 +1,6 @@
 // Suite research: every spec of corpora/suite, every METHOD, in one process, with
 // the mix, its sentences and segments cached in $TMPDIR/tadpole-research/suite (so trying a
-// method costs its fit + scoring only). Measured as `tadpole eval` does: 15-sentence segments
+// method costs its fit + scoring only). Measured as `tadpole eval --keep-by sentences` does: 15-sentence segments
 // within documents, the lowest-scoring 20% of sentences kept, the share of kept CHARACTERS
 // (UTF-8 bytes) from the in-domain source; the task is the spec's (capped at
 // maxTaskSentences, seeded), the general sample whole segments of the mix (seed + 1, with
