@@ -70,7 +70,7 @@ export interface MixSummary {
 export interface EvalResult {
   spec: string;
   inDomain: string;
-  /** Share of the sentences (or bytes, by keepBy) each method kept (and its fit was sized for). */
+  /** Share of the bytes (or sentences, by keepBy) each method kept (and its fit was sized for). */
   keep: number;
   /** What the keep counts, as filter's --keep-by. */
   keepBy: KeepBy;
