@@ -33,7 +33,7 @@ const spec: CommandSpec = {
 and the selection suite in corpora/suite/ (one task/mix pair per domain).
 Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or ../shared).
 A spec with "keep": "share" (corpora/suite-scarce/) keeps the in-domain share of the mix's
-sentences, and its table (and the suite's) adds every method's one fit cut at 0.5x, 1x and 2x
+text (of its sentences with --keep-by sentences), and its table (and the suite's) adds every method's one fit cut at 0.5x, 1x and 2x
 that share: precision and recall in characters (--json has these cuts for every spec).
 
 Examples:

@@ -36,12 +36,12 @@ spherical k-means). Each group is shown with its share of the text, its most dis
 words and example sentences. Where the filter kept the task's topic in the wrong genre (forum
 posts, statistics tables, encyclopaedia articles beside the news you wanted), that text tends
 to form groups of its own: write them out with --write-groups and refit with --avoid on the
-ones you do not want (README, "Finding what to avoid", has what this did on both suites).
+ones you do not want (docs/guide/choosing-what-to-keep.md).
 If the unwanted text is your topic written as another kind of text and you would rather not
 pick groups, refit with --option moveBy=consensus style=on: a style view then vetoes what
 reads unlike your task. Only if the text you want is written like your task: where the task
-is in another genre than the text you want (1961 religious prose to find forum posts about religion),
-it keeps the wrong text (README, "A style view, an option" and "A fresh suite").
+is in another genre than the text you want (1961 religious prose to find forum posts about
+religion), it keeps the wrong text (docs/research.md, "A style view").
 Groups come from a sample: the group files hold the sampled sentences, not every kept one.
 
 Examples:
