@@ -6,14 +6,14 @@
 
 import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 
-/** The keeps measured, as multiples of the in-domain share of the sentences scored. */
+/** The keeps measured, as multiples of the in-domain share of the text (or sentences) scored. */
 export const SHARE_FACTORS: readonly number[] = [0.5, 1, 2];
 
 /** A factor as tables name it: "0.5x", "1x", "2x". */
 export const factorLabel = (factor: number): string => `${factor}x`;
 
 export interface ShareCut {
-  /** Multiple of the in-domain sentence share. */
+  /** Multiple of the in-domain share (of bytes or sentences, as the eval's keepBy). */
   factor: number;
   /** The share kept (of sentences or bytes, as the eval's keepBy): factor x the in-domain share, at most 1. */
   keep: number;
