@@ -29,7 +29,7 @@ export function wordsOf(s: string): string[] {
 
 /** The task's own pieces are cut this long, as the kept text's are. */
 const PIECE = 15;
-/** A piece over this quantile of the task's own pieces is unlike the task: 1 in 20 of the task's own pieces would be called unlike. */
+/** A piece over this quantile of the task's own pieces is unlike the task: 1 in 40 of the task's own pieces would be called unlike. */
 const THRESHOLD_QUANTILE = 0.975;
 /**
  * Add-alpha smoothing over a vocabulary this large: a word the task never uses costs about
