@@ -137,6 +137,6 @@ const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 2 : 1)}%`;
  */
 export function describeTaskShare(r: { share?: TaskShare; none?: string; segments?: number }, of = 'the corpus'): string {
   return r.share
-    ? `about ${pct(r.share.estimate)} of ${of}'s sentences look like the task (range ${pct(r.share.low)}-${pct(r.share.high)}), read from ${r.segments !== undefined ? `${r.segments} ` : ''}sample segments by fits --keep does not size`
+    ? `about ${pct(r.share.estimate)} of ${of}'s sentences look like the task (range ${pct(r.share.low)}-${pct(r.share.high)}), read from ${r.segments !== undefined ? `${r.segments} sample segments` : 'a sample of it'}; it does not follow --keep`
     : `how much of ${of} looks like the task: no estimate, ${r.none ?? 'nothing read'}`;
 }
