@@ -181,7 +181,7 @@ describe.skipIf(!shared)('runs: a re-cut and inputs edited in place (needs ../sh
     expect(partsOf(run)).toHaveLength(2);
     const recut = cli(['cut', '-q', '--run-dir', run, '--keep', '0.1']);
     expect(recut.code).toBe(0);
-    expect(recut.stderr).toMatch(/^tadpole: this cut replaces the earlier one \(keep 0\.2 by sentences\): removed 2 part\(s\) .*emit for every shard again\n$/);
+    expect(recut.stderr).toMatch(/^tadpole: this cut replaces the earlier one \(keep 0\.2 by bytes\): removed 2 part\(s\) .*emit for every shard again\n$/);
     expect(partsOf(run)).toEqual([]);
     expect(cli(['emit', '-q', '--run-dir', run, '--shard', '0/2']).code).toBe(0);
     const ledger = Ledger.open(run);
