@@ -3,10 +3,11 @@
  * Labels are row numbers 0..n-1 of the matrix added.
  */
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
+import { scratchDir, untrackTemp } from '../io/atomic.js';
 
 type Hnswlib = typeof import('hnswlib-node');
 
@@ -84,14 +85,17 @@ class HnswIndex implements VectorIndex {
   }
 
   serialize(): Buffer {
-    const dir = mkdtempSync(join(tmpdir(), 'tadpole-hnsw-'));
-    try {
-      const f = join(dir, 'index.bin');
+    return throughFile((f) => {
       this.index.writeIndexSync(f);
+      // hnswlib writes through a C++ stream that never reports a full disk: an index cut short
+      // is found by reading it back, before a model file holds it and fit says it succeeded.
+      try {
+        new (hnswlib().HierarchicalNSW)(this.space, this.dims).readIndexSync(f);
+      } catch (err) {
+        throw new TadpoleError('TADPOLE_IO', `cannot write the kNN index to a scratch file in ${tmpdir()}: it reads back cut short (no space left on the device?); free space, or set TMPDIR to a writable folder`, { file: f, cause: err });
+      }
       return readFileSync(f);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }
 
   dispose(): void {
@@ -113,15 +117,26 @@ export function buildIndex(X: Float32Array, n: number, dims: number, space: Spac
 }
 
 export function loadIndex(buf: Buffer, dims: number, space: Space, size: number, efSearch = 64): VectorIndex {
-  const dir = mkdtempSync(join(tmpdir(), 'tadpole-hnsw-'));
-  try {
-    const f = join(dir, 'index.bin');
+  return throughFile((f) => {
     writeFileSync(f, buf);
     const index = new (hnswlib().HierarchicalNSW)(space, dims);
     index.readIndexSync(f);
     index.setEf(efSearch);
     return new HnswIndex(index, dims, space, size);
+  });
+}
+
+/**
+ * hnswlib-node reads and writes an index only through a file: one in a scratch folder of its
+ * own, so a TMPDIR that is missing, full or read-only is named as such (exit 5), not taken
+ * for a damaged model.
+ */
+function throughFile<T>(fn: (file: string) => T): T {
+  const dir = scratchDir('tadpole-hnsw-');
+  try {
+    return fn(join(dir, 'index.bin'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    untrackTemp(dir);
   }
 }

@@ -1,4 +1,4 @@
-import { TadpoleError } from '../core/errors.js';
+import { storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, fingerprintMismatch, specFromFingerprint, type EmbedderSpec } from '../embed/factory.js';
 import { declaredCount } from '../core/b64.js';
@@ -74,6 +74,8 @@ function factoryOf(model: ModelFile): SelectorFactory {
  */
 function asModelDamage(err: unknown): TadpoleError {
   if (err instanceof TadpoleError) return err;
+  // A full or read-only scratch disk under the load (a kNN index is read back through a file) is no damage to the model.
+  if (storageFault(err)) return writeFailure((err as NodeJS.ErrnoException).path ?? 'a scratch file', err);
   return new TadpoleError('TADPOLE_MODEL', printable(`model file is damaged: ${err instanceof Error ? err.message : String(err)}; refit the model or restore the file`), { cause: err });
 }
 

@@ -162,6 +162,16 @@ describe.skipIf(!canMount)('a full filesystem', () => {
     expect(readdirSync(full)).toEqual(['.filler']);
   });
 
+  it('TMPDIR full under fit --method knn-tapt (its kNN index goes through a scratch file): exit 5, no model file, nothing left', () => {
+    fill(full, 4096);
+    const out = join(dir, 'knn-full.json');
+    const r = cli(['fit', '-q', '--method', 'knn-tapt', '--task', task, '--general', corpus, '-o', out], { env: { TMPDIR: full } });
+    expect(r.code).toBe(5);
+    oneLine(r, /kNN index .*no space left/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(full)).toEqual(['.filler']);
+  });
+
   it('TMPDIR full: exit 5, one line, no scratch folder left', () => {
     fill(full, 4096);
     const r = cli(['filter', '-q', '-m', model, corpus, '-o', join(dir, 'tmpdir-kept.jsonl')], { env: { TMPDIR: full } });
@@ -212,6 +222,15 @@ describe('scratch folders that are gone, devices that refuse writes', () => {
     expect(r.code).toBe(5);
     oneLine(r, /scratch folder in .*no-such-folder.*TMPDIR.*--work-dir/);
     expect(existsSync(join(dir, 'gone-kept.jsonl'))).toBe(false);
+  });
+
+  it('TMPDIR gone under a kNN model (its index is read back through a scratch file): exit 5 naming TMPDIR, not a damaged model', () => {
+    const knn = join(dir, 'knn.json');
+    expect(cli(['fit', '-q', '--method', 'knn-tapt', '--task', task, '--general', corpus, '-o', knn]).code).toBe(0);
+    const r = cli(['score', '-m', knn, corpus, '-o', join(dir, 'knn-scores.jsonl')], { env: { TMPDIR: join(dir, 'no-such-folder') } });
+    expect(r.code).toBe(5);
+    oneLine(r, /scratch folder in .*no-such-folder.*TMPDIR/);
+    expect(existsSync(join(dir, 'knn-scores.jsonl'))).toBe(false);
   });
 
   it('--work-dir removed while the run reads: exit 5, one line, no output', async () => {
