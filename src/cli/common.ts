@@ -76,6 +76,11 @@ export function requireFiles(args: ParsedArgs, key: string, flag: string): strin
   return expandInputs(files);
 }
 
+/** A path as one shell word, for a command line printed for the user: quoted when it holds anything but plain path characters. */
+export function shellWord(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A progress line printer, only when stderr is a terminal. */
 export function progressFor(io: CliIO, quiet: boolean): ((line: string) => void) | undefined {
   if (quiet || !io.stderrIsTTY) return undefined;

@@ -13,7 +13,7 @@ import { fitModel } from '../model/fit.js';
 import { runFilter } from '../pipeline/filter.js';
 import { num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { endProgress, progressFor } from './common.js';
+import { endProgress, progressFor, shellWord } from './common.js';
 
 const spec: CommandSpec = {
   name: 'demo',
@@ -123,8 +123,8 @@ export const command: Command = {
         (keep <= bioShare + 0.005 ? `, a perfect one 100%.\n` : `, a perfect one ${pct(Math.min(1, bioShare / keep))} (bio is ${pct(bioShare)} of the corpus, ${pct(keep)} is kept).\n`),
     );
     const tadpole = invocation(io.env);
-    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of:\n  ${tadpole} inspect ${quoted(keptPath)}\n`);
-    if (tadpole !== 'tadpole') io.stdout.write(`(To type just \`tadpole\`, put it on your PATH: \`npm link\` in ${quoted(packageRoot())}.)\n`);
+    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of:\n  ${tadpole} inspect ${shellWord(keptPath)}\n`);
+    if (tadpole !== 'tadpole') io.stdout.write(`(To type just \`tadpole\`, put it on your PATH: \`npm link\` in ${shellWord(packageRoot())}.)\n`);
     return 0;
   },
 };
@@ -147,9 +147,5 @@ function invocation(env: NodeJS.ProcessEnv): string {
       // not in this folder
     }
   }
-  return `node ${quoted(bin)}`;
-}
-
-function quoted(path: string): string {
-  return /^[\w./@+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+  return `node ${shellWord(bin)}`;
 }

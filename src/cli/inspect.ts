@@ -10,7 +10,7 @@ import { rarer, taskWords, type TaskWords } from '../inspect/task-words.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
+import { inputsFrom, readerFlags, readerOptionsFrom, shellWord } from './common.js';
 
 /** Task sentences placed among the groups at most (a seeded sample beyond): enough for shares to a point. */
 const TASK_SENTENCES = 5000;
@@ -56,11 +56,6 @@ function count(n: number, word: string): string {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
-}
-
-/** A path as a shell word: quoted when it holds anything but plain path characters. */
-function shellWord(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A group whose text is mostly in pieces unlike the task. */
