@@ -127,10 +127,12 @@ export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?:
   try {
     const earlier = readCut(runDir);
     const cut = cutRun(runDir, identity.of, keep, keepBy, crashAt);
+    // The earlier cut's parts go as soon as cut.json names the new one, before any ledger write:
+    // one that fails (a full disk) must not leave them, for a second cut would find cut.json
+    // the same as itself and keep them.
+    const replaced = earlier && !sameCut(earlier, cut) ? dropEarlierParts(runDir, identity.of, ledger, earlier) : undefined;
     ledger.setMeta({ stage: 'cut', keep: String(keep), keepBy });
     ledger.event(null, 'cut', `keep ${keep} by ${keepBy}: threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
-    if (!earlier || sameCut(earlier, cut)) return cut;
-    const replaced = dropEarlierParts(runDir, identity.of, ledger, earlier);
     return replaced ? { ...cut, replaced } : cut;
   } finally {
     lock.release();
@@ -165,6 +167,9 @@ function dropEarlierParts(runDir: string, of: number, ledger: Ledger, earlier: R
       removed.push(part);
     }
     rmSync(record, { force: true });
+  }
+  // Every file first, then the ledger: a ledger write that fails leaves no part of the earlier cut.
+  for (let shard = 0; shard < of; shard++) {
     if (ledger.shard(shard, of)?.stage === 'emit') {
       ledger.updateShard(shard, of, { status: 'stale' });
       stale++;
