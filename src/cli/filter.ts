@@ -53,16 +53,18 @@ const spec: CommandSpec = {
     { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, group: 'Runs', help: 'With --run-dir: seconds between checkpoints (work lost on a crash is at most this plus one batch)' },
     ...embedderFlags.map((f) => ({ ...f, group: 'ONNX embedder' })),
   ],
-  notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - / nothing for stdin
-(spooled to disk for pass 2). Text, JSONL and Parquet; gzip, zstd, xz and UTF-16 decoded, found by magic bytes.
-Output is verbatim input text: kept runs of segments, as text or JSONL (--out-format).
+  notes: `Inputs: files, folders (the corpus files under them, sorted by path), quoted globs, or - /
+nothing for stdin (spooled to disk for pass 2). Text, JSONL, CSV/TSV and Parquet; gzip, zstd,
+xz and UTF-16 decoded, found by magic bytes. Output is verbatim input text: kept runs of
+segments, as text or JSONL (--out-format). With --run-dir and no -o, the output goes to stdout
+once the run is complete (so a resumed run writes it whole). SIGINT/SIGTERM: stop after the
+current batch (exit 130/143); with --run-dir the checkpoint is kept for --resume.
+
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
   zcat corpus.jsonl.gz | tadpole filter -m model.json --format jsonl > kept.jsonl
   tadpole filter -m model.json --threshold 0.013 --format jsonl < part.jsonl > kept.jsonl
-  tadpole filter -m model.json corpus.jsonl -o kept.jsonl --run-dir run/   # killed? add --resume
-With --run-dir and no -o, the output goes to stdout once the run is complete (so a resumed run writes it whole).
-SIGINT/SIGTERM: stop after the current batch (exit 130/143); with --run-dir the checkpoint is kept for --resume.`,
+  tadpole filter -m model.json corpus.jsonl -o kept.jsonl --run-dir run/   # killed? add --resume`,
 };
 
 export const command: Command = {
