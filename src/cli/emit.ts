@@ -20,8 +20,9 @@ const spec: CommandSpec = {
     { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
   ],
-  notes: `Inputs, format and segment size come from the run's ledger; inputs that changed since scoring are refused.
-The parts in shard order concatenate to the output of tadpole filter, byte for byte: cat DIR/parts/part-* > kept`,
+  notes: `Inputs, format and segment size come from the run's ledger; inputs that changed since scoring
+are refused. The parts in shard order concatenate to the output of tadpole filter, byte for byte:
+  cat DIR/parts/part-* > kept`,
 };
 
 export const command: Command = {
