@@ -29,7 +29,7 @@ const f32 = (s: string) => {
 const b64 = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 const parts = (m: Json) => m.selector.state.selector.state.parts as Json[];
 
-/** Each damaged-model case of issue 43's table: what it does to a parsed model file. */
+/** Each kind of damage a model file is checked for: what it does to a parsed model file. */
 const DAMAGE: Array<[string, 'contrast' | 'tadpole' | 'hash', (m: Json) => void]> = [
   ['contrast weights cut to half', 'contrast', (m) => {
     const w = f32(parts(m)[0]!.selector.state.weights);
