@@ -128,8 +128,9 @@ export class Ledger {
       } catch (err) {
         db.close();
         // A ledger this call created but could not give its tables (a full disk) is removed: left
-        // empty, it would read as a run directory holding no run.
-        if (!existed) rmSync(path, { force: true });
+        // empty, it would read as a run directory holding no run. Only then: after any other
+        // failure (another shard's writer holding it past the timeout) the file may be that shard's.
+        if (!existed && err instanceof TadpoleError && err.code === 'TADPOLE_IO') rmSync(path, { force: true });
         throw err;
       }
     }
