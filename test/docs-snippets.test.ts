@@ -5,7 +5,8 @@
  * block runs: `sh` with bash in a folder holding the files the docs name (a small real corpus
  * from corpora/builtin/, one model fitted once), one folder per page so a page's blocks run in
  * turn on what the earlier ones wrote; `ts` compiled by TypeScript and run against the built
- * library, imported as 'tadpole'. Blocks of `text` are output and diagrams, not code.
+ * library, imported as 'tadpole'. Blocks of `text` are output and diagrams, not code. An indented
+ * code block would be neither run nor marked, so there is none: every block is fenced.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -48,7 +49,28 @@ function blocksOf(file: string, text: string): Block[] {
   return out;
 }
 
-const blocks = markdownFiles().flatMap((f) => blocksOf(f, readFileSync(join(ROOT, f), 'utf8')));
+/**
+ * The lines that open an indented code block: indented 4 spaces (or a tab) after a blank line,
+ * outside a fenced block and outside a list (where such a line continues the item).
+ */
+function indentedCode(text: string): number[] {
+  const lines = text.split('\n');
+  const out: number[] = [];
+  let fenced = false;
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (fenced || line.trim() === '') continue;
+    if (/^\s*([-*+]|\d+[.)])\s/.test(line)) inList = true;
+    else if (!/^\s/.test(line)) inList = false;
+    if (!inList && /^( {4}|\t)/.test(line) && (lines[i - 1] ?? '').trim() === '') out.push(i + 1);
+  }
+  return out;
+}
+
+const pages = markdownFiles().map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
+const blocks = pages.flatMap((p) => blocksOf(p.file, p.text));
 const where = (b: Block) => `${b.file}:${b.line}`;
 
 describe('the code blocks of README.md and docs/', () => {
@@ -68,6 +90,12 @@ describe('the code blocks of README.md and docs/', () => {
     expect(found.map((b) => b.notRun)).toEqual([undefined, 'needs a GPU']);
     const loose = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /<!-- not run/.test(l) && !NOT_RUN.test(l.trim()));
     expect(loose).toEqual([]);
+  });
+
+  it('no code block is indented, where it would be neither run nor marked (an indented paragraph of a list item is not one)', () => {
+    const page = ['Run it:', '', '    tadpole --help', '', '- an item', '', '    its second paragraph', '', '```sh', '', '    echo fenced', '```', 'Text.', '', '\tnode x.js'].join('\n');
+    expect(indentedCode(page)).toEqual([3, 15]);
+    expect(pages.flatMap((p) => indentedCode(p.text).map((n) => `${p.file}:${n}`)), 'fence it: sh (with a marker if it cannot run here) or text').toEqual([]);
   });
 });
 
@@ -137,10 +165,10 @@ function runTs(b: Block, dir: string): void {
   expect(r.code, `${where(b)} failed:\n${b.code}\n${r.out}`).toBe(0);
 }
 
-const pages = [...new Set(blocks.filter((b) => b.lang !== 'text' && !b.notRun).map((b) => b.file))];
+const runPages = [...new Set(blocks.filter((b) => b.lang !== 'text' && !b.notRun).map((b) => b.file))];
 
 describe('the blocks run, page by page, on a small real corpus', () => {
-  for (const page of pages) {
+  for (const page of runPages) {
     it(page, () => {
       const dir = workspace();
       for (const b of blocks.filter((x) => x.file === page && x.lang !== 'text' && !x.notRun)) {
