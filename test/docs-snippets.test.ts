@@ -4,9 +4,10 @@
  * corpora) carries a visible marker on the line before it, `<!-- not run: why -->`; any other
  * block runs: `sh` with bash in a folder holding the files the docs name (a small real corpus
  * from corpora/builtin/, one model fitted once), one folder per page so a page's blocks run in
- * turn on what the earlier ones wrote; `ts` compiled by TypeScript and run against the built
- * library, imported as 'tadpole'. Blocks of `text` are output and diagrams, not code. An indented
- * code block would be neither run nor marked, so there is none: every block is fenced.
+ * turn on what the earlier ones wrote; `ts` type-checked (strict) against the built library's
+ * declarations, then transpiled and run against the built library, imported as 'tadpole'. Blocks
+ * of `text` are output and diagrams, not code. An indented code block would be neither run nor
+ * marked, so there is none: every block is fenced.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -168,6 +169,43 @@ function runTs(b: Block, dir: string): void {
   const r = run(process.execPath, [file], dir);
   expect(r.code, `${where(b)} failed:\n${b.code}\n${r.out}`).toBe(0);
 }
+
+/** TypeScript's errors in each snippet (by name), checked strictly against dist/'s declarations. */
+function typeErrors(snippets: { name: string; code: string }[]): Map<string, string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tadpole-docs-types-'));
+  copies.push(dir);
+  const files = new Map(snippets.map((s, i) => [join(dir, `snippet-${i}.mts`), s.name]));
+  snippets.forEach((s, i) => writeFileSync(join(dir, `snippet-${i}.mts`), s.code));
+  const program = ts.createProgram([...files.keys()], {
+    noEmit: true,
+    strict: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+    paths: { tadpole: [join(ROOT, 'dist', 'index.d.ts')] },
+  });
+  const out = new Map(snippets.map((s) => [s.name, [] as string[]]));
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const name = (d.file && files.get(d.file.fileName)) ?? 'the program';
+    const at = d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+    out.set(name, [...(out.get(name) ?? []), at + ts.flattenDiagnosticMessageText(d.messageText, ' ')]);
+  }
+  return out;
+}
+
+describe('the ts blocks type-check against the built library', () => {
+  it('every ts block that runs has no type error; a wrong call to the library is one', () => {
+    const wrong = "import { fitModel } from 'tadpole';\nawait fitModel({ method: 1 });\n";
+    const checked = blocks.filter((b) => b.lang === 'ts' && !b.notRun);
+    const errors = typeErrors([{ name: 'wrong', code: wrong }, ...checked.map((b) => ({ name: where(b), code: b.code }))]);
+    expect(errors.get('wrong')!.join('\n')).toMatch(/not assignable/);
+    errors.delete('wrong');
+    expect([...errors].filter(([, e]) => e.length > 0)).toEqual([]);
+  });
+});
 
 const runPages = [...new Set(blocks.filter((b) => b.lang !== 'text' && !b.notRun).map((b) => b.file))];
 
