@@ -32,14 +32,14 @@ export async function probeTaskShare(
     const mine = [...firstMeans].filter(([g]) => g % 2 === fold);
     const index = mine.flatMap(([, m]) => m.sentences);
     if (general.length === 0 || index.length === 0) return { none: 'the sample is too small to split', segments: firstMeans.size };
+    const own = index.map((i) => ctx.general[i] as string);
     const scorer = await hooks.load(await hooks.fit(ctx.task, general, ctx.seed + 101 + fold));
     let scores: Float64Array;
     try {
-      scores = await scoreFrom(scorer, index.map((i) => ctx.general[i] as string), ctx.features);
+      scores = await scoreFrom(scorer, own, ctx.features);
     } finally {
       await scorer.dispose();
     }
-    const own = index.map((i) => ctx.general[i] as string);
     const groups = Uint32Array.from(index, (i) => (ctx.generalGroups as Uint32Array)[i] as number);
     for (const m of segmentMeans(own, scores, groups).values()) out.push({ mean: m.mean, sentences: m.sentences.length });
   }
