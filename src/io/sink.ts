@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import { TadpoleError, writeFailure } from '../core/errors.js';
 import { tempPathFor, trackTemp, untrackTemp } from './atomic.js';
 import { compressInto, compressorFor } from './compressed-output.js';
+import { FifoWriter } from './fifo-writer.js';
 
 /**
  * Where kept text goes. File output is written to a temp file beside the target and
@@ -56,7 +57,9 @@ export class Sink {
   static toFile(path: string): Sink {
     // A device or pipe (/dev/full, /dev/stdout, a fifo) is written in place: there is
     // nothing to rename, and renaming over a device node would replace it.
-    if (existsSync(path) && !statSync(path).isFile()) return new Sink(createWriteStream(path, { flags: 'a' }), path, undefined);
+    const kind = existsSync(path) ? statSync(path) : undefined;
+    if (kind?.isFIFO()) return new Sink(new FifoWriter(path), path, undefined);
+    if (kind && !kind.isFile()) return new Sink(createWriteStream(path, { flags: 'a' }), path, undefined);
     const tmp = trackTemp(tempPathFor(path));
     const compressor = compressorFor(path);
     if (!compressor) return new Sink(createWriteStream(tmp), path, tmp);

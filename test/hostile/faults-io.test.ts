@@ -339,6 +339,38 @@ describe('inputs that can be read only once', () => {
   });
 });
 
+describe('a named pipe as the output', () => {
+  const fifo = join(dir, 'kept.fifo');
+  const haveFifo = spawnSync('mkfifo', [fifo]).status === 0;
+
+  it.skipIf(!haveFifo)('no reader ever opens it: SIGTERM ends the wait (exit 143), and the pipe is still a pipe', async () => {
+    const child = spawn(process.execPath, [BIN, 'filter', '-q', '-m', model, corpus, '-o', fifo], { cwd: dir, stdio: 'ignore' });
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((r) => setTimeout(r, 1500));
+    const t = Date.now();
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    expect(await code).toBe(143);
+    clearTimeout(killer);
+    expect(Date.now() - t).toBeLessThan(5_000);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it.skipIf(!haveFifo)('a reader: it gets the bytes a plain filter writes to stdout, and the pipe is still a pipe', async () => {
+    // The reader writes to a file: this process waits in a synchronous spawn meanwhile.
+    const got = join(dir, 'fifo-read.jsonl');
+    const reader = spawn('sh', ['-c', `cat "${fifo}" > "${got}"`], { stdio: 'ignore' });
+    const read = new Promise((resolve) => reader.on('close', resolve));
+    const r = cli(['filter', '-q', '-m', model, corpus, '-o', fifo]);
+    await read;
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(got).equals(reference)).toBe(true);
+    rmSync(got);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
 describe('Parquet whose footer is damaged', () => {
   it('metadata bytes zeroed or randomised: exit 3, one plain line, no JavaScript TypeError', () => {
     const good = readFileSync(join(ROOT, 'test', 'fixtures', 'formats', 'corpus.parquet'));
