@@ -271,6 +271,19 @@ describe('scratch folders that are gone, devices that refuse writes', () => {
   });
 });
 
+/** Runs the CLI, waits until it is blocked on its pipe, sends SIGTERM: it must exit 143 within 5 s. */
+async function endsOnSigterm(args: string[]): Promise<void> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: 'ignore' });
+  const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await new Promise((r) => setTimeout(r, 1500));
+  const t = Date.now();
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  expect(await code).toBe(143);
+  clearTimeout(killer);
+  expect(Date.now() - t).toBeLessThan(5_000);
+}
+
 describe('inputs that can be read only once', () => {
   const fifo = join(dir, 'corpus.fifo.jsonl');
   const haveFifo = spawnSync('mkfifo', [fifo]).status === 0;
@@ -316,15 +329,7 @@ describe('inputs that can be read only once', () => {
 
   it.skipIf(!haveFifo)('a named pipe that no writer ever opens, read once (filter --threshold): SIGTERM ends the wait, exit 143, no temp file', async () => {
     const out = join(dir, 'fifo-once.jsonl');
-    const child = spawn(process.execPath, [BIN, 'filter', '-q', '-m', model, '--threshold', '0', fifo, '-o', out], { cwd: dir, stdio: 'ignore' });
-    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await new Promise((r) => setTimeout(r, 1000));
-    const t = Date.now();
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    expect(await code).toBe(143);
-    clearTimeout(killer);
-    expect(Date.now() - t).toBeLessThan(5_000);
+    await endsOnSigterm(['filter', '-q', '-m', model, '--threshold', '0', fifo, '-o', out]);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
@@ -344,15 +349,7 @@ describe('a named pipe as the output', () => {
   const haveFifo = spawnSync('mkfifo', [fifo]).status === 0;
 
   it.skipIf(!haveFifo)('no reader ever opens it: SIGTERM ends the wait (exit 143), and the pipe is still a pipe', async () => {
-    const child = spawn(process.execPath, [BIN, 'filter', '-q', '-m', model, corpus, '-o', fifo], { cwd: dir, stdio: 'ignore' });
-    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await new Promise((r) => setTimeout(r, 1500));
-    const t = Date.now();
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    expect(await code).toBe(143);
-    clearTimeout(killer);
-    expect(Date.now() - t).toBeLessThan(5_000);
+    await endsOnSigterm(['filter', '-q', '-m', model, corpus, '-o', fifo]);
     expect(statSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
