@@ -10,7 +10,7 @@ import { chooseOnThread, measuresAside } from '../pipeline/choice-thread.js';
 import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { checkMethodOptions, METHOD_NAMES, methodOwners, resolveMethod, selectorFactory } from '../select/registry.js';
-import { formatOptionHelp, wrapText } from '../select/option-decl.js';
+import { formatOptionHelp, wrapText } from '../core/option-decl.js';
 import { explainFit } from '../model/explain.js';
 import * as detectorHelp from '../detect/registry.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';

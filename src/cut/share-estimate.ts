@@ -12,8 +12,6 @@
  * tell and there is no estimate, only the reason: a wrong figure given with confidence would be
  * worse than none. Measured on the labelled suites: docs/benchmarks/task-share.md.
  */
-import type { ModelFile } from '../model/file.js';
-
 export interface TaskShare {
   /** Estimated share of the corpus's sentences that belong to the task's domain. */
   estimate: number;
@@ -115,14 +113,17 @@ export function estimateSampleShare(segments: readonly { mean: number; sentences
   return { share: { estimate, low: Math.min(below[a] as number, estimate / FACTOR), high: Math.min(1, Math.max(below[b] as number, estimate * FACTOR)) }, segments: n };
 }
 
+/** The part of a model file (model/file.ts) the reading is stored in: typed here, so cut/ does not import the floor above it. */
+type FittedState = { selector?: { state: Record<string, unknown> } };
+
 /** The reading stored in a model fitted by the default (its selector's state), if any. */
-export function taskShareOf(model: ModelFile): TaskShareReading | undefined {
+export function taskShareOf(model: FittedState): TaskShareReading | undefined {
   const st = model.selector?.state as { taskShare?: TaskShareReading } | undefined;
   return st?.taskShare && typeof st.taskShare.segments === 'number' ? st.taskShare : undefined;
 }
 
 /** `{ taskShare }` or `{ taskShareNone }` for --stats from a model's reading, else nothing. */
-export function taskShareEntry(model: ModelFile): { taskShare?: TaskShare; taskShareNone?: string } {
+export function taskShareEntry(model: FittedState): { taskShare?: TaskShare; taskShareNone?: string } {
   const r = taskShareOf(model);
   if (!r) return {};
   return r.share ? { taskShare: r.share } : r.none ? { taskShareNone: r.none } : {};

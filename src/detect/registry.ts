@@ -9,13 +9,13 @@ import { LofDetector } from './lof.js';
 import { PcaDetector } from './pca.js';
 import { MahalanobisDetector } from './mahalanobis.js';
 import { OneClassSvm } from './ocsvm.js';
-import type { OptionDecl } from '../select/option-decl.js';
+import type { OptionDecl } from '../core/option-decl.js';
 
 interface Entry {
   create(opts: DetectorOptions): Detector;
   fromJSON(json: DetectorJSON): Detector;
   help: string;
-  /** Every option the detector reads (select/option-decl.ts); createDetector fills in the defaults. */
+  /** Every option the detector reads (core/option-decl.ts); createDetector fills in the defaults. */
   options: readonly OptionDecl[];
 }
 

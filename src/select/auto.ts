@@ -27,7 +27,7 @@ import { FeatureCache } from './feature-cache.js';
 import { scoreFrom } from './raw-ngrams.js';
 import type { AutoChoice, CandidateFigure, ChoiceJob } from './choice.js';
 import { needGeneral, needTask } from './options.js';
-import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
+import { optionReader, type OptionDecl, type OptionOwner } from '../core/option-decl.js';
 import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
 import { AVOID_SHARE_OPTION, avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';

@@ -14,7 +14,7 @@
  * in-domain text with it (docs/research.md, "Text to avoid").
  */
 import { Rng } from '../core/rng.js';
-import { optionReader, type OptionDecl } from './option-decl.js';
+import { optionReader, type OptionDecl } from '../core/option-decl.js';
 
 export const AVOID_DEFAULTS = {
   /** The avoided sentences' weight, as a share of the general sample's (see above). */

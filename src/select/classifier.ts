@@ -15,7 +15,7 @@ import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { fitHasher, type FeatureCache } from './feature-cache.js';
 import { HashedFeatureScorer, scoreFrom, sumBuckets } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
-import { optionReader, type OptionDecl } from './option-decl.js';
+import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 
 export const CLASSIFIER_DEFAULTS = {

@@ -4,7 +4,7 @@
  */
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
-import { optionReader } from './option-decl.js';
+import { optionReader } from '../core/option-decl.js';
 import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 

@@ -9,7 +9,7 @@
  */
 import { b64ToF32, declaredCount, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
-import { optionReader, type OptionDecl } from './option-decl.js';
+import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { fitHasher, type FeatureCache } from './feature-cache.js';
 import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';

@@ -9,7 +9,7 @@
 import { TadpoleError } from '../core/errors.js';
 import { b64ToF32, f32ToB64 } from '../core/b64.js';
 import { needTask } from './options.js';
-import { optionReader, type OptionDecl } from './option-decl.js';
+import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
 import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';

@@ -5,7 +5,7 @@
  */
 import { Rng } from '../core/rng.js';
 import { needGeneral, needTask } from './options.js';
-import { optionReader, type OptionDecl } from './option-decl.js';
+import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import { KneserNeyLm, type KnJSON } from './kneser-ney.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 

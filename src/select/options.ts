@@ -1,4 +1,4 @@
-/** Checks every method makes of its input (options are read through option-decl.ts). */
+/** Checks every method makes of its input (options are read through core/option-decl.ts). */
 import { TadpoleError } from '../core/errors.js';
 
 export function needTask(task: string[], method: string): void {

@@ -8,7 +8,7 @@ import { distanceSelector } from './distance.js';
 import { dsirSelector } from './dsir.js';
 import { knnTaptSelector } from './knn-tapt.js';
 import { mooreLewisSelector } from './moore-lewis.js';
-import { checkOptions, suggestNames, type OptionOwner } from './option-decl.js';
+import { checkOptions, suggestNames, type OptionOwner } from '../core/option-decl.js';
 import { randomSelector } from './random.js';
 import type { SelectorFactory } from './selector.js';
 import { tadpoleOwners, tadpoleSelector } from './tadpole.js';

@@ -11,7 +11,7 @@ import { TadpoleError } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { Lsa, type LsaJSON } from './lsa.js';
 import { normalizeRows } from './linalg.js';
-import type { OptionDecl } from './option-decl.js';
+import type { OptionDecl } from '../core/option-decl.js';
 
 export type RepresentationKind = 'auto' | 'embedder' | 'lsa';
 export const REPRESENTATIONS: readonly RepresentationKind[] = ['auto', 'embedder', 'lsa'];

@@ -1,7 +1,7 @@
 import type { Embedder } from '../embed/embedder.js';
 import type { ChooseAside } from './choice.js';
 import type { FeatureCache } from './feature-cache.js';
-import type { OptionDecl } from './option-decl.js';
+import type { OptionDecl } from '../core/option-decl.js';
 
 /** Serialized, fitted selector state; stored in the model file under `selector`. */
 export interface SelectorJSON {
@@ -80,7 +80,7 @@ export interface SelectorFactory {
   readonly summary: string;
   /** Two or three lines for the user: what the method does (fit's last line, model show, fit --method X --help). */
   readonly explain: string;
-  /** Every `--option KEY=VALUE` the fit reads (option-decl.ts). */
+  /** Every `--option KEY=VALUE` the fit reads (core/option-decl.ts). */
   readonly options: readonly OptionDecl[];
   readonly needsEmbedder: boolean;
   /** Does fitting need a general sample? (moore-lewis, dsir, distance do.) */

@@ -22,7 +22,7 @@ import type { VectorIndex } from '../detect/hnsw.js';
 import { loadAuto } from './auto.js';
 import { fitEnsemble, loadEnsemble, parseComponents } from './ensemble.js';
 import { needTask } from './options.js';
-import { optionReader, type OptionDecl, type OptionOwner } from './option-decl.js';
+import { optionReader, type OptionDecl, type OptionOwner } from '../core/option-decl.js';
 import { buildTaskIndex, meanTopKSimilarity, restoreIndex, storeIndex, type StoredIndex } from './knn.js';
 import { fitRepresentation, loadRepresentation, parseRepresentation, REPRESENTATION_OPTIONS, type Representation } from './representation.js';
 import type { FitContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DETECTOR_NAMES, detectorOptions } from '../../src/detect/registry.js';
-import { defaultOf } from '../../src/select/option-decl.js';
+import { defaultOf } from '../../src/core/option-decl.js';
 import { METHOD_NAMES, methodOwners } from '../../src/select/registry.js';
 import { runMain } from '../helpers/cli.js';
 

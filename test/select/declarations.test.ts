@@ -14,7 +14,7 @@ import { PcaDetector } from '../../src/detect/pca.js';
 import { createDetector, DETECTOR_NAMES, detectorOptions } from '../../src/detect/registry.js';
 import type { Detector, DetectorOptions } from '../../src/detect/detector.js';
 import { METHOD_NAMES, methodOwners, selectorFactory } from '../../src/select/registry.js';
-import type { OptionDecl } from '../../src/select/option-decl.js';
+import type { OptionDecl } from '../../src/core/option-decl.js';
 
 const task = Array.from({ length: 120 }, (_, i) => `the protein ${i % 13} binds the kinase receptor in cell line ${i % 7}`);
 const general = Array.from({ length: 400 }, (_, i) => (i < 50 ? `a kinase protein ${i % 11} binds receptor cells ${i % 5}` : `the match ended ${i % 9} to ${i % 4} after extra time in the rain ${i}`));

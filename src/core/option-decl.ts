@@ -5,9 +5,9 @@
  * these lists, so an option cannot be read without being documented, nor documented with a
  * default other than the one the fit uses.
  */
-import { TadpoleError } from '../core/errors.js';
-import { editDistance } from '../core/suggest.js';
-import { wrapWords } from '../core/wrap.js';
+import { TadpoleError } from './errors.js';
+import { editDistance } from './suggest.js';
+import { wrapWords } from './wrap.js';
 
 export type OptionType = 'number' | 'int' | 'string' | 'choice' | 'boolean';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOptions, formatOptionHelp, optionReader, parseOptionValue, suggestNames, type OptionDecl, type OptionOwner } from '../../src/select/option-decl.js';
+import { checkOptions, formatOptionHelp, optionReader, parseOptionValue, suggestNames, type OptionDecl, type OptionOwner } from '../../src/core/option-decl.js';
 
 const DECLS: readonly OptionDecl[] = [
   { name: 'rounds', type: 'int', default: 4, min: 0, help: 'self-training rounds' },
