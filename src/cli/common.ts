@@ -2,6 +2,7 @@ import { usageError } from '../core/errors.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { DEFAULT_MAX_DOC_BYTES, type ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
 import { bool, list, num, str, type FlagSpec, type ParsedArgs } from './args.js';
 import type { CliIO } from './command.js';
 
@@ -67,7 +68,7 @@ export function embedderSpecFrom(args: ParsedArgs, io?: CliIO): EmbedderSpec {
 
 /** Input files: folders and quoted globs expanded to the files they hold (src/io/inputs/expand.ts); none = stdin. */
 export function inputsFrom(args: ParsedArgs): string[] {
-  return args.positionals.length > 0 ? expandInputs(args.positionals) : ['-'];
+  return args.positionals.length > 0 ? expandInputs(args.positionals) : [STDIN];
 }
 
 export function requireFiles(args: ParsedArgs, key: string, flag: string): string[] {

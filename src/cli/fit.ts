@@ -1,3 +1,4 @@
+import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { TadpoleError } from '../core/errors.js';
 import { readSentences } from '../io/sentences.js';
@@ -149,7 +150,7 @@ export const command: Command = {
     const avoidFiles = expandInputs(list(args, 'avoid'));
     // Refused before any text is read: only the default's fit weighs text to avoid.
     checkAvoid(method, options, avoidFiles.length > 0);
-    if (avoidFiles.includes('-') && taskFiles.includes('-')) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed --task or --avoid, not both');
+    if (avoidFiles.includes(STDIN) && taskFiles.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed --task or --avoid, not both');
     const overrides = embedderOverridesFrom(args, io);
     const named = overrides.kind !== undefined || overrides.modelDir !== undefined || !!io.env.TADPOLE_MODEL || overrides.dims !== undefined;
     const embedder = named ? { ...overrides, kind: overrides.kind ?? (overrides.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;

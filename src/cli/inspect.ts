@@ -4,6 +4,7 @@ import { TadpoleError } from '../core/errors.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { Sink } from '../io/sink.js';
 import { readSentences } from '../io/sentences.js';
+import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { groupText, type TextGroup } from '../inspect/groups.js';
 import { rarer, taskWords, type TaskWords } from '../inspect/task-words.js';
@@ -58,9 +59,9 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** A group whose text is mostly in pieces unlike the task. */
+/** A group of another kind of text than the task (groups.ts `verdict`): the one kind worth an --avoid. */
 function isUnlike(g: TextGroup): boolean {
-  return (g.unlike ?? 0) >= 0.5;
+  return g.verdict === 'unlike';
 }
 
 /** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
@@ -71,7 +72,9 @@ function avoidCommand(taskFiles: readonly string[], file: string): string {
 function verdict(g: TextGroup, tw: TaskWords): string {
   const words = Number.isFinite(g.surprise) ? `its words are ${rarer(g.surprise as number, tw).toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
   const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
-  return isUnlike(g) ? `  UNLIKE the task: ${words}; ${pieces}` : `  task-like: ${words}; ${pieces}`;
+  if (isUnlike(g)) return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
+  if (g.verdict === 'off-topic') return `  task-like, on topics the task lacks: ${words}; ${pieces}; but it is written as the task is (its function words), so it is the task's kind of text`;
+  return `  task-like: ${words}; ${pieces}`;
 }
 
 function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords } | undefined, file: string): string {
@@ -96,7 +99,7 @@ export const command: Command = {
     if (!(size >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--sample must be at least 1, got ${size}`);
     if (!(examples >= 0)) throw new TadpoleError('TADPOLE_USAGE', `--examples must be 0 or more, got ${examples}`);
     const taskFiles = expandInputs(list(args, 'task'));
-    if (taskFiles.includes('-') && inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed the text or --task, not both');
+    if (taskFiles.includes(STDIN) && inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed the text or --task, not both');
     const outDir = str(args, 'writeGroups');
 
     const sample = await sampleSentencesOn(1, inputs, reader, { size, seed }, { stdin: io.stdin });
@@ -126,7 +129,7 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }

@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
+import { STDIN } from '../io/input.js';
 import { expandInputs, statOrUndefined } from '../io/inputs/expand.js';
 import type { CommandSpec, ParsedArgs } from './args.js';
 
@@ -20,10 +21,10 @@ export function preflight(spec: CommandSpec, args: ParsedArgs, cwd: string): voi
     if (f.role === 'output-file' || f.role === 'output-dir') {
       for (const v of values) if (v !== '-') outputs.push({ flag: f.alias ? `-${f.alias}/--${f.name}` : `--${f.name}`, path: resolve(cwd, v), kind: f.role === 'output-file' ? 'file' : 'dir' });
     } else if (f.role === 'input') {
-      for (const v of values) if (v !== '-') inputs.push({ flag: `--${f.name}`, path: v });
+      for (const v of values) if (v !== STDIN) inputs.push({ flag: `--${f.name}`, path: v });
     }
   }
-  if (spec.positionalInputs) for (const p of args.positionals) if (p !== '-') inputs.push({ flag: 'input', path: p });
+  if (spec.positionalInputs) for (const p of args.positionals) if (p !== STDIN) inputs.push({ flag: 'input', path: p });
   if (outputs.length === 0) return;
   for (const o of outputs) checkWritable(o.flag, o.path, o.kind, cwd);
   const files = outputs.filter((o) => o.kind === 'file');

@@ -5,6 +5,7 @@ import { TadpoleError, writeFailure } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
 import type { FormatKind } from './format/magic.js';
 
+/** The input name that stands for standard input: every module compares with this, not with a literal. */
 export const STDIN = '-';
 
 export function displayName(input: string): string {

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { STDIN } from '../io/input.js';
 import { inputPath, type InputRef } from '../io/input-kind.js';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,7 @@ export const BYTES_PER_DEFAULT_THREAD = 40_000_000;
  */
 export function defaultWorkers(inputs: readonly InputRef[] = []): number {
   const cores = availableParallelism();
-  if (inputs.length === 0 || inputs.some((i) => inputPath(i) === '-')) return cores;
+  if (inputs.length === 0 || inputs.some((i) => inputPath(i) === STDIN)) return cores;
   let bytes = 0;
   for (const input of inputs) {
     try {

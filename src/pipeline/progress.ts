@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { ReadCounters } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
 import type { InputRef } from '../io/input-kind.js';
 
 /** One-line progress for a terminal: docs, MB, MB/s and (for plain files) ETA. */
@@ -16,7 +17,7 @@ export class Progress {
         total += f.size;
         continue;
       }
-      if (f === '-' || f.endsWith('.gz')) return;
+      if (f === STDIN || f.endsWith('.gz')) return;
       try {
         total += statSync(f).size;
       } catch {

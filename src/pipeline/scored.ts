@@ -1,5 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
 
@@ -89,7 +90,7 @@ export async function* sentencesOf(batches: AsyncIterable<SplitBatch>): AsyncGen
  */
 export async function prepareOnFiles(scorer: Pick<SentenceScorer, 'prepare' | 'method'>, inputs: string[], reader: ReaderOptions): Promise<void> {
   if (!scorer.prepare) return;
-  if (inputs.includes('-')) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
+  if (inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
   await scorer.prepare(sentencesOf(splitBatches(readDocuments(inputs, reader))));
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../../core/errors.js';
+import { STDIN } from '../input.js';
 import { globBase, globToRegExp, hasGlob } from './glob.js';
 
 /**
@@ -19,7 +20,7 @@ export const CORPUS_FILE = /\.(txt|text|jsonl|ndjson|csv|tsv|parquet)(\.(gz|zst|
 export function expandInputs(inputs: string[]): string[] {
   const out: string[] = [];
   for (const input of inputs) {
-    if (input === '-') {
+    if (input === STDIN) {
       out.push(input);
       continue;
     }
