@@ -59,9 +59,9 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** A group of another kind of text than the task (groups.ts `verdict`): the one kind worth an --avoid. */
+/** A group whose text is mostly in pieces unlike the task. */
 function isUnlike(g: TextGroup): boolean {
-  return g.verdict === 'unlike';
+  return (g.unlike ?? 0) >= 0.5;
 }
 
 /** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
@@ -72,9 +72,7 @@ function avoidCommand(taskFiles: readonly string[], file: string): string {
 function verdict(g: TextGroup, tw: TaskWords): string {
   const words = Number.isFinite(g.surprise) ? `its words are ${rarer(g.surprise as number, tw).toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
   const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
-  if (isUnlike(g)) return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
-  if (g.verdict === 'off-topic') return `  task-like, on topics the task lacks: ${words}; ${pieces}; but it is written as the task is (its function words), so it is the task's kind of text`;
-  return `  task-like: ${words}; ${pieces}`;
+  return isUnlike(g) ? `  UNLIKE the task: ${words}; ${pieces}` : `  task-like: ${words}; ${pieces}`;
 }
 
 function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords } | undefined, file: string): string {
@@ -129,7 +127,7 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }
