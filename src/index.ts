@@ -31,6 +31,8 @@ export { exactCut, isKept, selectKeptInMemory, type Cut, type KeepBy } from './c
 export { ScoreSketch } from './cut/sketch.js';
 
 export { runFilter, type FilterOptions, type FilterStats } from './pipeline/filter.js';
+export { runFilterInDir, type RunDirFilterOptions } from './pipeline/filter-dir.js';
+export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './pipeline/shard-run.js';
 export { segmentScores } from './pipeline/segments.js';
 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';

@@ -67,9 +67,9 @@ describe('library API (the README example)', () => {
     // those scripts import dist/<path>.js directly.
     expect(Object.keys(api).sort()).toEqual([
       'DEFAULT_READER', 'DETECTOR_NAMES', 'EXIT', 'HashEmbedder', 'MAX_WRAPPED_LENGTH', 'METHOD_NAMES', 'ReadCounters', 'Rng', 'ScoreSketch', 'Sink', 'TadpoleError',
-      'auroc', 'averagePrecision', 'checkDeferredOptions', 'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'defaultEngine',
-      'deferFit', 'describeModel', 'detectorFromJSON', 'exactCut', 'fitModel', 'formatRankTable', 'groupText', 'isKept', 'loadSpec', 'needsCompletion', 'openScorer',
-      'rankDetectors', 'readDocuments', 'readModel', 'readSentences', 'resolveFormat', 'runEval', 'runFilter', 'sampleSentences', 'segmentBounds', 'segmentScores',
+      'auroc', 'averagePrecision', 'checkDeferredOptions', 'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine',
+      'deferFit', 'describeModel', 'detectorFromJSON', 'emitStage', 'exactCut', 'fitModel', 'formatRankTable', 'groupText', 'isKept', 'loadSpec', 'needsCompletion', 'openScorer',
+      'rankDetectors', 'readDocuments', 'readModel', 'readSentences', 'resolveFormat', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'scoreStage', 'segmentBounds', 'segmentScores',
       'selectKeptInMemory', 'selectorFactory', 'sphericalKMeans', 'splitSentences', 'summarizeModel', 'validateModel', 'writeModel',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
