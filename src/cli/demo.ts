@@ -123,7 +123,7 @@ export const command: Command = {
         (keep <= bioShare + 0.005 ? `, a perfect one 100%.\n` : `, a perfect one ${pct(Math.min(1, bioShare / keep))} (bio is ${pct(bioShare)} of the corpus, ${pct(keep)} is kept).\n`),
     );
     const tadpole = invocation(io.env);
-    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of:\n  ${tadpole} inspect ${shellWord(keptPath)}\n`);
+    io.stdout.write(`\nKept text: ${keptPath}\nStats: ${join(dir, 'stats.json')}\nWhat it is made of, least task-like first:\n  ${tadpole} inspect ${shellWord(keptPath)} --task ${shellWord(taskFile)}\n`);
     if (tadpole !== 'tadpole') io.stdout.write(`(To type just \`tadpole\`, put it on your PATH: \`npm link\` in ${shellWord(packageRoot())}.)\n`);
     return 0;
   },

@@ -59,9 +59,9 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** A group whose text is mostly in pieces unlike the task. */
+/** A group of another kind of text than the task (groups.ts `verdict`): the one kind worth an --avoid. */
 function isUnlike(g: TextGroup): boolean {
-  return (g.unlike ?? 0) >= 0.5;
+  return g.verdict === 'unlike';
 }
 
 /** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
@@ -72,7 +72,9 @@ function avoidCommand(taskFiles: readonly string[], file: string): string {
 function verdict(g: TextGroup, tw: TaskWords): string {
   const words = Number.isFinite(g.surprise) ? `its words are ${rarer(g.surprise as number, tw).toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
   const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
-  return isUnlike(g) ? `  UNLIKE the task: ${words}; ${pieces}` : `  task-like: ${words}; ${pieces}`;
+  if (isUnlike(g)) return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
+  if (g.verdict === 'off-topic') return `  task-like, on topics the task lacks: ${words}; ${pieces}; but written as the task is (its function words)`;
+  return `  task-like: ${words}; ${pieces}`;
 }
 
 function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords } | undefined, file: string): string {
@@ -127,7 +129,7 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }
@@ -137,7 +139,9 @@ export const command: Command = {
       if (task) {
         const off = found.filter(isUnlike);
         const share = off.reduce((a, g) => a + g.share, 0);
-        await sink.write(off.length ? `least task-like first: ${count(off.length, 'group')} (${(100 * share).toFixed(1)}% of the text) unlike the task\n` : 'least task-like first: every group reads like the task\n');
+        const topics = found.filter((g) => g.verdict === 'off-topic');
+        const elsewhere = topics.length ? `; ${count(topics.length, 'group')} (${(100 * topics.reduce((a, g) => a + g.share, 0)).toFixed(1)}% of the text) written as the task is, on topics it lacks` : '';
+        await sink.write(off.length ? `least task-like first: ${count(off.length, 'group')} (${(100 * share).toFixed(1)}% of the text) unlike the task${elsewhere}\n` : `least task-like first: no group is another kind of text than the task${elsewhere}\n`);
         if (off.length && !outDir) await sink.write('write the groups with --write-groups DIR to run the --avoid commands below\n');
       }
       for (const g of found) await sink.write(`\n${report(g, task && words ? { files: taskFiles, words } : undefined, groupFile(g))}\n`);

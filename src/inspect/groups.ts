@@ -54,6 +54,16 @@ export interface TextGroup {
   surprise?: number;
   /** With taskWords: the share of its characters in pieces unlike the task. */
   unlike?: number;
+  /** With taskWords: the surprise of its word stream's style (function words and word slots) under the task's (task-words.ts `styleOf`). */
+  style?: number;
+  /**
+   * With taskWords: 'unlike' when most of it is in pieces whose words the task rarely uses and,
+   * as a whole, it is written unlike nearly all of the task's own pieces (its style surprise
+   * over theirs at THRESHOLD_QUANTILE): another kind of text. 'off-topic' when its words are
+   * rare to the task but it is written as the task is (the task's kind of text on topics its
+   * sample lacks). Else 'task-like'.
+   */
+  verdict?: 'unlike' | 'off-topic' | 'task-like';
 }
 
 /** An example longer than this is cut with an ellipsis: a line of the report, not a page. */
@@ -215,11 +225,15 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         return longest.length > EXAMPLE_CHARS ? `${longest.slice(0, EXAMPLE_CHARS - 1)}…` : longest;
       });
       const chars = idx.reduce((a, i) => a + (sentences[i] as string).length, 0);
-      let byTask: { surprise: number; unlike: number } | undefined;
+      let byTask: Pick<TextGroup, 'surprise' | 'unlike' | 'style' | 'verdict'> | undefined;
       if (opts.taskWords && unlike) {
         const off = unlike;
+        const tw = opts.taskWords;
         const offChars = idx.reduce((a, i) => a + (off[pieceIndex.get(unitOf[i] as number) as number] ? (sentences[i] as string).length : 0), 0);
-        byTask = { surprise: opts.taskWords.surpriseOf(idx.map((i) => sentences[i] as string)), unlike: chars > 0 ? offChars / chars : 0 };
+        const own = idx.map((i) => sentences[i] as string);
+        const share = chars > 0 ? offChars / chars : 0;
+        const style = tw.styleOf(own);
+        byTask = { surprise: tw.surpriseOf(own), unlike: share, style, verdict: share < 0.5 ? 'task-like' : style > tw.styleThreshold ? 'unlike' : 'off-topic' };
       }
       let meanScore: number | undefined;
       if (opts.scores) meanScore = idx.reduce((a, i) => a + (opts.scores?.[i] as number), 0) / idx.length;

@@ -10,6 +10,12 @@
  * text scores, so a piece more surprising than nearly all of those (THRESHOLD_QUANTILE) is
  * unlike the task, and a group is told against the task's own text as a ratio of
  * perplexities (`rarer`).
+ *
+ * Rare words alone also mark the task's own kind of text on topics its sample lacks (clinical
+ * abstracts on ureteral stones beside a task of 250 abstracts that has none). How a text is
+ * written tells the two apart: a second unigram model, over the stream of function words with
+ * every other word as one token (`styleOf`), is calibrated the same way, and a group is another
+ * kind of text only when its words are rare and its style is too (groups.ts `verdict`).
  */
 import { Rng } from '../core/rng.js';
 import { FUNCTION_WORDS } from '../text/function-words.js';
@@ -45,6 +51,61 @@ export interface TaskWords {
   heldOut: number;
   /** Over this a piece is unlike the task (THRESHOLD_QUANTILE of the task's own pieces). */
   threshold: number;
+  /** Mean surprise (nats) of these sentences' word stream (styleTokens) under the task's; NaN without a word. */
+  styleOf(sentences: Iterable<string>): number;
+  /** Over this a piece is written unlike the task (THRESHOLD_QUANTILE of the task's own pieces' styleOf). */
+  styleThreshold: number;
+}
+
+const ANY_WORD = /\p{L}[\p{L}\p{N}'’-]*|\p{N}+/gu;
+/**
+ * A sentence's style stream: function words as themselves, any other word or number as one
+ * token, so that what is measured is how the text is written (a leaflet's "you", "your",
+ * "do not"; an abstract's "we", "were", "of"), not what about.
+ */
+function styleTokens(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(ANY_WORD)) {
+    const w = m[0].toLowerCase();
+    out.push(SKIP.has(w) ? w : CONTENT);
+  }
+  return out;
+}
+
+/** The token every word that is not a function word counts as in the style stream. */
+const CONTENT = ' ';
+
+/** A unigram surprise over some tokens of the task's sentences `fit`, and the quantile of `rest`'s pieces. */
+function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: string) => string[], vocabulary: number): { of: (ss: Iterable<string>) => number; heldOut: number; threshold: number } {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const s of fit) {
+    for (const w of tokens(s)) {
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+      total++;
+    }
+  }
+  const norm = Math.log(total + ALPHA * vocabulary);
+  const of = (sentences: Iterable<string>) => {
+    let words = 0;
+    let sum = 0;
+    for (const s of sentences) {
+      for (const w of tokens(s)) {
+        words++;
+        sum += norm - Math.log((counts.get(w) ?? 0) + ALPHA);
+      }
+    }
+    return words > 0 ? sum / words : NaN;
+  };
+  const pieces: number[] = [];
+  for (let at = 0; at < rest.length; at += PIECE) {
+    const v = of(rest.slice(at, at + PIECE));
+    if (Number.isFinite(v)) pieces.push(v);
+  }
+  pieces.sort((a, b) => a - b);
+  const heldOut = of(rest);
+  const threshold = pieces.length ? (pieces[Math.ceil(THRESHOLD_QUANTILE * (pieces.length - 1))] as number) : Infinity;
+  return { of, heldOut: Number.isFinite(heldOut) ? heldOut : 0, threshold };
 }
 
 /** How many times rarer, per word, a text's words are under the task's frequencies than the task's own text's. */
@@ -59,34 +120,9 @@ export function rarer(surprise: number, words: TaskWords): number {
 export function taskWords(task: readonly string[], seed: number): TaskWords {
   const order = new Rng(seed + 31).sample(task.length, task.length);
   const half = Math.max(1, Math.floor(task.length / 2));
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const i of order.slice(0, half)) {
-    for (const w of wordsOf(task[i] as string)) {
-      counts.set(w, (counts.get(w) ?? 0) + 1);
-      total++;
-    }
-  }
-  const norm = Math.log(total + ALPHA * VOCABULARY);
-  const surpriseOf = (sentences: Iterable<string>) => {
-    let words = 0;
-    let sum = 0;
-    for (const s of sentences) {
-      for (const w of wordsOf(s)) {
-        words++;
-        sum += norm - Math.log((counts.get(w) ?? 0) + ALPHA);
-      }
-    }
-    return words > 0 ? sum / words : NaN;
-  };
+  const fit = order.slice(0, half).map((i) => task[i] as string);
   const rest = (order.length > half ? order.slice(half) : order).map((i) => task[i] as string);
-  const pieces: number[] = [];
-  for (let at = 0; at < rest.length; at += PIECE) {
-    const s = surpriseOf(rest.slice(at, at + PIECE));
-    if (Number.isFinite(s)) pieces.push(s);
-  }
-  pieces.sort((a, b) => a - b);
-  const heldOut = surpriseOf(rest);
-  const threshold = pieces.length ? (pieces[Math.ceil(THRESHOLD_QUANTILE * (pieces.length - 1))] as number) : Infinity;
-  return { surpriseOf, heldOut: Number.isFinite(heldOut) ? heldOut : 0, threshold };
+  const content = unigram(fit, rest, wordsOf, VOCABULARY);
+  const style = unigram(fit, rest, styleTokens, FUNCTION_WORDS.length + 1);
+  return { surpriseOf: content.of, heldOut: content.heldOut, threshold: content.threshold, styleOf: style.of, styleThreshold: style.threshold };
 }

@@ -39,11 +39,11 @@ describe('tadpole demo (the README main job)', () => {
     const keptBytes = readFileSync(join(dir, 'kept.jsonl'), 'utf8').trim().split('\n').reduce((a, l) => a + Buffer.byteLength((JSON.parse(l) as { text: string }).text), 0);
     expect(Math.abs(keptBytes - stats.bytes.kept) / stats.bytes.kept).toBeLessThan(0.01);
     // The next step it points to runs as printed, through a shell, from another folder.
-    const next = /^What it is made of:\n {2}(.+ inspect .+)$/m.exec(out);
+    const next = /^What it is made of, least task-like first:\n {2}(.+ inspect .+ --task .+task-bio\.txt\.gz)$/m.exec(out);
     expect(next, out).not.toBeNull();
     const inspect = spawnSync('sh', ['-c', next![1]!], { cwd: tmp.dir });
     expect(inspect.status, inspect.stderr.toString()).toBe(0);
-    expect(inspect.stdout.toString()).toMatch(/^\d+ sentences in \d+ pieces \(all of it\), \d+ groups\n\ngroup 1 /);
+    expect(inspect.stdout.toString()).toMatch(/^\d+ sentences in \d+ pieces \(all of it\), \d+ groups; \d+ task sentences placed among them\nleast task-like first: .+\n\ngroup 1 /);
   });
 
   it('--docs N takes at most N documents of each source', async () => {

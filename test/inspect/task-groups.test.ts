@@ -70,6 +70,11 @@ describe.skipIf(!sharedDir())('groups of a kept text, least task-like first (rea
       expect(groups[i]!.unlike).toBeGreaterThan(0.5);
       expect(rarer(groups[i]!.surprise!, words)).toBeGreaterThan(2);
     }
+    // The leaflets are another kind of text (written to "you", not as an abstract): the first group is called unlike the task.
+    expect(groups[0]!.verdict).toBe('unlike');
+    // Whatever is called unlike is mostly off-domain: no --avoid is offered for MEDLINE abstracts on topics the task lacks.
+    for (const [i, g] of groups.entries()) if (g.verdict === 'unlike') expect(off[i]).toBeGreaterThan(0.75);
+    expect(groups.filter((g) => g.verdict === 'unlike').reduce((a, g) => a + g.share, 0)).toBeLessThan(0.06);
     for (const kind of ['leaflets', 'cs']) {
       // Each kind's main group is among the first three and mostly that kind.
       const main = groups.reduce((best, g, i) => (chars(g, (s) => s === kind) > chars(groups[best]!, (s) => s === kind) ? i : best), 0);
@@ -84,6 +89,7 @@ describe.skipIf(!sharedDir())('groups of a kept text, least task-like first (rea
     const last = groups[groups.length - 1]!;
     expect(last.share).toBeGreaterThan(0.6);
     expect(last.unlike).toBeLessThan(0.5);
+    expect(last.verdict).toBe('task-like');
     expect(chars(last, (s) => s === 'bio') / last.chars).toBeGreaterThan(0.97);
   }, 120_000);
 });
@@ -96,6 +102,10 @@ describe('taskWords', () => {
     expect(words.surpriseOf(['Copyright holders disclaim every warranty of merchantability.'])).toBeGreaterThan(words.threshold);
     expect(rarer(words.surpriseOf(['Copyright holders disclaim every warranty.']), words)).toBeGreaterThan(100);
     expect(words.surpriseOf(['a to of'])).toBeNaN();
-    expect(taskWords(task, 0)).toMatchObject({ heldOut: words.heldOut, threshold: words.threshold });
+    // Style: the task's function words in the task's proportions read as the task's; text written to "you" does not.
+    expect(words.styleOf(['The enzyme kinase binds the receptor protein weakly in cells.'])).toBeLessThanOrEqual(words.styleThreshold);
+    expect(words.styleOf(['If you take it, do not stop: tell your doctor if you feel ill.'])).toBeGreaterThan(words.styleThreshold);
+    expect(words.styleOf(['123'])).toBeLessThan(words.styleOf(['you you you']));
+    expect(taskWords(task, 0)).toMatchObject({ heldOut: words.heldOut, threshold: words.threshold, styleThreshold: words.styleThreshold });
   });
 });
