@@ -54,12 +54,12 @@ export interface TextGroup {
   surprise?: number;
   /** With taskWords: the share of its characters in pieces unlike the task. */
   unlike?: number;
-  /** With taskWords: the surprise of its word stream's style (function words and word slots) under the task's (task-words.ts `styleOf`). */
+  /** With taskWords: how far its style, all its sentences together, is from the task's (task-words.ts `styleOf`). */
   style?: number;
   /**
    * With taskWords: 'unlike' when most of it is in pieces whose words the task rarely uses and,
-   * as a whole, it is written unlike nearly all of the task's own pieces (its style surprise
-   * over theirs at THRESHOLD_QUANTILE): another kind of text. 'off-topic' when its words are
+   * as a whole, it is written unlike nearly all of the task's own pieces (its style over theirs
+   * at THRESHOLD_QUANTILE): another kind of text. 'off-topic' when its words are
    * rare to the task but it is written as the task is (the task's kind of text on topics its
    * sample lacks). Else 'task-like'.
    */
@@ -232,6 +232,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         const offChars = idx.reduce((a, i) => a + (off[pieceIndex.get(unitOf[i] as number) as number] ? (sentences[i] as string).length : 0), 0);
         const own = idx.map((i) => sentences[i] as string);
         const share = chars > 0 ? offChars / chars : 0;
+        // The group's style as a whole against the task's pieces': pooled, it varies less than one piece's, so over their THRESHOLD_QUANTILE is by a margin.
         const style = tw.styleOf(own);
         byTask = { surprise: tw.surpriseOf(own), unlike: share, style, verdict: share < 0.5 ? 'task-like' : style > tw.styleThreshold ? 'unlike' : 'off-topic' };
       }

@@ -13,9 +13,11 @@
  *
  * Rare words alone also mark the task's own kind of text on topics its sample lacks (clinical
  * abstracts on ureteral stones beside a task of 250 abstracts that has none). How a text is
- * written tells the two apart: a second unigram model, over the stream of function words with
- * every other word as one token (`styleOf`), is calibrated the same way, and a group is another
- * kind of text only when its words are rare and its style is too (groups.ts `verdict`).
+ * written tells the two apart: over the stream of function words with every other word as one
+ * token, `styleOf` is the divergence (KL, nats) of a text's token frequencies from the task's, so
+ * that too many "you" and too few "of", or a table's run of bare words and numbers, both count;
+ * it is calibrated on the same held-out pieces, and a group is another kind of text only when its
+ * words are rare and its style, as a whole, is beyond the task's pieces' too (groups.ts `verdict`).
  */
 import { Rng } from '../core/rng.js';
 import { FUNCTION_WORDS } from '../text/function-words.js';
@@ -51,7 +53,7 @@ export interface TaskWords {
   heldOut: number;
   /** Over this a piece is unlike the task (THRESHOLD_QUANTILE of the task's own pieces). */
   threshold: number;
-  /** Mean surprise (nats) of these sentences' word stream (styleTokens) under the task's; NaN without a word. */
+  /** How far (KL divergence, nats) these sentences' style stream (styleTokens) is from the task's; NaN without a word. */
   styleOf(sentences: Iterable<string>): number;
   /** Over this a piece is written unlike the task (THRESHOLD_QUANTILE of the task's own pieces' styleOf). */
   styleThreshold: number;
@@ -75,8 +77,12 @@ function styleTokens(s: string): string[] {
 /** The token every word that is not a function word counts as in the style stream. */
 const CONTENT = ' ';
 
-/** A unigram surprise over some tokens of the task's sentences `fit`, and the quantile of `rest`'s pieces. */
-function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: string) => string[], vocabulary: number): { of: (ss: Iterable<string>) => number; heldOut: number; threshold: number } {
+/**
+ * A unigram model over some tokens of the task's sentences `fit`: a text's mean surprise under
+ * it or, with `divergence`, the KL divergence of the text's own token frequencies from it; and
+ * the THRESHOLD_QUANTILE of `rest`'s pieces.
+ */
+function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: string) => string[], vocabulary: number, divergence = false): { of: (ss: Iterable<string>) => number; heldOut: number; threshold: number } {
   const counts = new Map<string, number>();
   let total = 0;
   for (const s of fit) {
@@ -97,15 +103,29 @@ function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: st
     }
     return words > 0 ? sum / words : NaN;
   };
+  const kl = (sentences: Iterable<string>) => {
+    const own = new Map<string, number>();
+    let n = 0;
+    for (const s of sentences) {
+      for (const w of tokens(s)) {
+        own.set(w, (own.get(w) ?? 0) + 1);
+        n++;
+      }
+    }
+    let sum = 0;
+    for (const [w, c] of own) sum += (c / n) * (Math.log(c / n) - Math.log((counts.get(w) ?? 0) + ALPHA) + norm);
+    return n > 0 ? sum : NaN;
+  };
+  const score = divergence ? kl : of;
   const pieces: number[] = [];
   for (let at = 0; at < rest.length; at += PIECE) {
-    const v = of(rest.slice(at, at + PIECE));
+    const v = score(rest.slice(at, at + PIECE));
     if (Number.isFinite(v)) pieces.push(v);
   }
   pieces.sort((a, b) => a - b);
-  const heldOut = of(rest);
+  const heldOut = score(rest);
   const threshold = pieces.length ? (pieces[Math.ceil(THRESHOLD_QUANTILE * (pieces.length - 1))] as number) : Infinity;
-  return { of, heldOut: Number.isFinite(heldOut) ? heldOut : 0, threshold };
+  return { of: score, heldOut: Number.isFinite(heldOut) ? heldOut : 0, threshold };
 }
 
 /** How many times rarer, per word, a text's words are under the task's frequencies than the task's own text's. */
@@ -123,6 +143,6 @@ export function taskWords(task: readonly string[], seed: number): TaskWords {
   const fit = order.slice(0, half).map((i) => task[i] as string);
   const rest = (order.length > half ? order.slice(half) : order).map((i) => task[i] as string);
   const content = unigram(fit, rest, wordsOf, VOCABULARY);
-  const style = unigram(fit, rest, styleTokens, FUNCTION_WORDS.length + 1);
+  const style = unigram(fit, rest, styleTokens, FUNCTION_WORDS.length + 1, true);
   return { surpriseOf: content.of, heldOut: content.heldOut, threshold: content.threshold, styleOf: style.of, styleThreshold: style.threshold };
 }
