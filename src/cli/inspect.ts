@@ -83,6 +83,8 @@ function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords
   if (task) lines.push(verdict(g, task.words));
   for (const e of g.examples) lines.push(`  > ${oneLine(e)}`);
   if (task && isUnlike(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
+  // Recall over a verdict: a topic the task lacks may be one the user does not want (forum posts on the task's subject).
+  else if (task && g.verdict === 'off-topic') lines.push(`  if these topics are not wanted: ${avoidCommand(task.files, file)}`);
   return lines.join('\n');
 }
 

@@ -50,6 +50,9 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
       expect(report.code, report.stderr).toBe(0);
       const avoids = (report.stdout.toString().match(/to avoid it: /g) ?? []).length;
       expect(avoids).toBe(groups.filter((g) => g.verdict === 'unlike').length);
+      // Groups on topics the task lacks are offered the refit as a choice, not as "unlike".
+      const optional = (report.stdout.toString().match(/if these topics are not wanted: /g) ?? []).length;
+      expect(optional).toBe(groups.filter((g) => g.verdict === 'off-topic').length);
     } finally {
       cleanup();
     }
