@@ -181,10 +181,13 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     // Output of inputs that changed cannot be resumed: nothing of it stays beside the parts.
     if (err instanceof TadpoleError && err.code === 'TADPOLE_INPUT_CHANGED') {
       rmSync(opts.partial, { force: true });
-      opts.ledger.dropCheckpoint(shard, of, 'emit');
+      try {
+        opts.ledger.dropCheckpoint(shard, of, 'emit');
+      } catch {
+        // Inputs that changed end the run (no resume), so a checkpoint left here is never read.
+      }
     }
-    opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
-    opts.ledger.event(shard, 'stop', (err as Error).message);
+    opts.ledger.recordStop(shard, of, err);
     throw err;
   } finally {
     spill.close();

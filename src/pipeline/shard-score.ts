@@ -225,8 +225,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     spill.close();
     index?.close();
     spool?.destroy();
-    opts.ledger.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
-    opts.ledger.event(shard, 'stop', (err as Error).message);
+    opts.ledger.recordStop(shard, of, err);
     throw err;
   }
   spill.sync();

@@ -264,6 +264,19 @@ export class Ledger {
     this.write(() => this.db.prepare('INSERT INTO events (at, shard, kind, detail) VALUES (?, ?, ?, ?)').run(now(), shard, kind, detail));
   }
 
+  /**
+   * Records why a shard's stage stopped, on the way out of a failure: best effort, since the
+   * ledger's own disk may be what failed, and the error the stage threw is the one to report.
+   */
+  recordStop(shard: number, of: number, err: unknown): void {
+    try {
+      this.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
+      this.event(shard, 'stop', err instanceof Error ? err.message : String(err));
+    } catch {
+      // The stage's own error wins; a later --resume reads the last checkpoint, which this does not touch.
+    }
+  }
+
   events(limit = 1000): EventRow[] {
     return this.db.prepare('SELECT * FROM events ORDER BY id DESC LIMIT ?').all(limit).reverse() as EventRow[];
   }
