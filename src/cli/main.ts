@@ -92,7 +92,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (e?.code === 'EPIPE') return EXIT.ok;
     // A write that no step named (a full or read-only disk under a scratch file) is still exit 5 and one line.
     if (storageFault(err)) {
-      io.stderr.write(`tadpole ${name}: error: ${writeFailure(e.path ?? 'a file', err).message}\n`);
+      io.stderr.write(`tadpole ${name}: error: ${printable(writeFailure(e.path ?? 'a file', err).message)}\n`);
       return EXIT.io;
     }
     io.stderr.write(`tadpole ${name}: internal error: ${e?.stack ?? String(err)}\n`);
