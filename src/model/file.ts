@@ -107,13 +107,22 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
  */
 function payloadDigest(model: Partial<ModelFile>): string {
   const { payloadSha256: _checksum, ...payload } = model;
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  return sha256(JSON.stringify(payload));
 }
 
-/** Writes the model with its payload checksum (any checksum it carried is recomputed). */
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Writes the model with its payload checksum (any checksum it carried is recomputed). The
+ * payload is serialised once: the checksum is its sha256, and the file is that text with the
+ * checksum as its last field, which is what JSON.stringify writes for the payload plus it.
+ */
 export function writeModel(path: string, model: ModelFile): void {
   const { payloadSha256: _old, ...payload } = model;
-  writeFileAtomic(path, JSON.stringify({ ...payload, payloadSha256: payloadDigest(payload) }) + '\n');
+  const text = JSON.stringify(payload);
+  writeFileAtomic(path, `${text.slice(0, -1)},"payloadSha256":"${sha256(text)}"}\n`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
