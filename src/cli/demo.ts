@@ -46,6 +46,17 @@ function builtin(name: string): string {
   return path;
 }
 
+/** The built-in mix's documents, the first `perSource` of each source in the file's (shuffled) order. */
+export function builtinMix(perSource = Infinity): Array<{ text: string; source: string }> {
+  const count: Record<string, number> = {};
+  return gunzipSync(readFileSync(builtin('mix.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { text: string; source: string })
+    .filter((d) => (count[d.source] = (count[d.source] ?? 0) + 1) <= perSource);
+}
+
 export const command: Command = {
   spec,
   async run(args, io) {
@@ -57,13 +68,7 @@ export const command: Command = {
     const say = (line: string) => io.stderr.write(`demo: ${line}\n`);
 
     // 1. The mixed corpus: the built-in one (already shuffled), or its first N documents per source.
-    const count: Record<string, number> = {};
-    const mix = gunzipSync(readFileSync(builtin('mix.jsonl.gz')))
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as { text: string; source: string })
-      .filter((d) => (count[d.source] = (count[d.source] ?? 0) + 1) <= perSource);
+    const mix = builtinMix(perSource);
     if (seed !== 0) new Rng(seed).shuffle(mix);
     const corpus = join(dir, 'corpus.jsonl');
     const out = createWriteStream(corpus);

@@ -11,18 +11,11 @@ import { ROOT } from './cli.js';
 const read = (name: string) => gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', name))).toString('utf8');
 
 /**
- * The built-in mix's documents, the first `perSource` of each source in the file's (shuffled)
- * order: bio (PubMedQA abstracts), cs (OpenReview abstracts), wiki, speech (US presidential
- * speeches) and fiction (Gutenberg), each about a fifth of the text.
+ * The built-in mix's documents, the first `perSource` of each source, read as tadpole demo
+ * reads them: bio (PubMedQA abstracts), cs (OpenReview abstracts), wiki, speech (US
+ * presidential speeches) and fiction (Gutenberg), each about a fifth of the text.
  */
-export function builtinMix(perSource = Infinity): Array<{ text: string; source: string }> {
-  const count: Record<string, number> = {};
-  return read('mix.jsonl.gz')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as { text: string; source: string })
-    .filter((d) => (count[d.source] = (count[d.source] ?? 0) + 1) <= perSource);
-}
+export { builtinMix } from '../../src/cli/demo.js';
 
 /** Sentences of the built-in biomedical task (PubMedQA abstracts none of the mix holds), the first `limit`, de-duplicated. */
 export function builtinTaskSentences(limit = Infinity): string[] {
