@@ -77,20 +77,26 @@ function styleTokens(s: string): string[] {
 /** The token every word that is not a function word counts as in the style stream. */
 const CONTENT = ' ';
 
+/** How often each token occurs in these sentences, and how many tokens there are. */
+function tally(sentences: Iterable<string>, tokens: (s: string) => string[]): { counts: Map<string, number>; total: number } {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const s of sentences) {
+    for (const w of tokens(s)) {
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+      total++;
+    }
+  }
+  return { counts, total };
+}
+
 /**
  * A unigram model over some tokens of the task's sentences `fit`: a text's mean surprise under
  * it or, with `divergence`, the KL divergence of the text's own token frequencies from it; and
  * the THRESHOLD_QUANTILE of `rest`'s pieces.
  */
 function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: string) => string[], vocabulary: number, divergence = false): { of: (ss: Iterable<string>) => number; heldOut: number; threshold: number } {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const s of fit) {
-    for (const w of tokens(s)) {
-      counts.set(w, (counts.get(w) ?? 0) + 1);
-      total++;
-    }
-  }
+  const { counts, total } = tally(fit, tokens);
   const norm = Math.log(total + ALPHA * vocabulary);
   const of = (sentences: Iterable<string>) => {
     let words = 0;
@@ -104,14 +110,7 @@ function unigram(fit: readonly string[], rest: readonly string[], tokens: (s: st
     return words > 0 ? sum / words : NaN;
   };
   const kl = (sentences: Iterable<string>) => {
-    const own = new Map<string, number>();
-    let n = 0;
-    for (const s of sentences) {
-      for (const w of tokens(s)) {
-        own.set(w, (own.get(w) ?? 0) + 1);
-        n++;
-      }
-    }
+    const { counts: own, total: n } = tally(sentences, tokens);
     let sum = 0;
     for (const [w, c] of own) sum += (c / n) * (Math.log(c / n) - Math.log((counts.get(w) ?? 0) + ALPHA) + norm);
     return n > 0 ? sum : NaN;
