@@ -124,7 +124,11 @@ export function taskShareOf(model: FittedState): TaskShareReading | undefined {
 
 /** `{ taskShare }` or `{ taskShareNone }` for --stats from a model's reading, else nothing. */
 export function taskShareEntry(model: FittedState): { taskShare?: TaskShare; taskShareNone?: string } {
-  const r = taskShareOf(model);
+  return readingEntry(taskShareOf(model));
+}
+
+/** `{ taskShare }` or `{ taskShareNone }` from a reading (--stats, the eval's results), else nothing. */
+export function readingEntry(r: TaskShareReading | undefined): { taskShare?: TaskShare; taskShareNone?: string } {
   if (!r) return {};
   return r.share ? { taskShare: r.share } : r.none ? { taskShareNone: r.none } : {};
 }

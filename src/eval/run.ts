@@ -14,7 +14,7 @@ import type { KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, keptChars, weightsBy, type ScoredSegments, type ShareCut } from './share-cuts.js';
 import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import { sampleSizeFor } from '../model/complete.js';
-import type { TaskShare, TaskShareReading } from '../cut/share-estimate.js';
+import { readingEntry, type TaskShare, type TaskShareReading } from '../cut/share-estimate.js';
 
 export interface MethodResult {
   /** Title shown in tables, e.g. "tadpole[onnx:tadpole-tiny-bert]". */
@@ -313,7 +313,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
         ...(keptGroups ? { keptGroups } : {}),
         ...(avoid ? { avoidSentences: avoid.length } : {}),
         atShare: cutsAtShare(scored, inIdx, inShare, (sc, w, k) => opts.engine.selectKept(sc, w, k), undefined, keepBy),
-        ...(reading?.share ? { taskShare: reading.share } : reading?.none ? { taskShareNone: reading.none } : {}),
+        ...readingEntry(reading),
       });
       log(`${title}: kept ${((inKept / Math.max(1, keptTotal)) * 100).toFixed(1)}% ${spec.inDomain} in ${seconds.toFixed(1)} s`);
       mixSummary ??= mix.labels.map((label, l) => ({

@@ -46,6 +46,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
   const sample = model.completion?.sample;
   const choice = sel ? autoChoiceOf(sel) : undefined;
   const current = modelMethod(model).method;
+  const taskShare = taskShareOf(model);
   return {
     method: model.method,
     ...(current !== model.method ? { current } : {}),
@@ -64,7 +65,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
     ...(st.functionWords ? { functionWords: st.functionWords as FunctionWordFigures } : {}),
     ...(st.avoid ? { avoid: st.avoid as AvoidRecord } : {}),
     ...(Array.isArray(st.artefacts) && st.artefacts.length > 0 ? { artefacts: st.artefacts as TaskArtefact[] } : {}),
-    ...(sel && taskShareOf(model) ? { taskShare: taskShareOf(model) } : {}),
+    ...(taskShare ? { taskShare } : {}),
   };
 }
 
