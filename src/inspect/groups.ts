@@ -160,7 +160,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   let unlike: Uint8Array | undefined;
   if (opts.taskWords) {
     const own = Array.from({ length: n }, () => [] as string[]);
-    sentences.forEach((s, i) => own[pieceIndex.get(unitOf[i] as number) as number]?.push(s));
+    sentences.forEach((s, i) => own[pieceOf[i] as number]?.push(s));
     const tw = opts.taskWords;
     unlike = Uint8Array.from(own, (ss) => (tw.surpriseOf(ss) > tw.threshold ? 1 : 0));
   }
@@ -186,7 +186,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
 
   const k = Math.max(...assign) + 1;
   const members = Array.from({ length: k }, () => [] as number[]);
-  sentences.forEach((_, i) => members[assign[pieceIndex.get(unitOf[i] as number) as number] as number]?.push(i));
+  sentences.forEach((_, i) => members[assign[pieceOf[i] as number] as number]?.push(i));
   const totalChars = sentences.reduce((a, s) => a + s.length, 0);
   const allCounts = new Map<string, number>();
   let allWords = 0;
@@ -216,11 +216,11 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .slice(0, opts.words ?? 8)
         .map(([w]) => w);
-      const groupPieces = [...new Set(idx.map((i) => pieceIndex.get(unitOf[i] as number) as number))];
+      const groupPieces = [...new Set(idx.map((i) => pieceOf[i] as number))];
       const central = groupPieces.sort((a, b) => (similarity[b] as number) - (similarity[a] as number) || a - b).slice(0, opts.examples ?? 3);
       const examples = central.map((p) => {
         // The piece's longest sentence: a fragment ("Huh?") says little of what the piece is.
-        const own = idx.filter((i) => pieceIndex.get(unitOf[i] as number) === p).map((i) => sentences[i] as string);
+        const own = idx.filter((i) => pieceOf[i] === p).map((i) => sentences[i] as string);
         const longest = own.reduce((a, s) => (s.length > a.length ? s : a), '');
         return longest.length > EXAMPLE_CHARS ? `${longest.slice(0, EXAMPLE_CHARS - 1)}…` : longest;
       });
@@ -229,7 +229,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
       if (opts.taskWords && unlike) {
         const off = unlike;
         const tw = opts.taskWords;
-        const offChars = idx.reduce((a, i) => a + (off[pieceIndex.get(unitOf[i] as number) as number] ? (sentences[i] as string).length : 0), 0);
+        const offChars = idx.reduce((a, i) => a + (off[pieceOf[i] as number] ? (sentences[i] as string).length : 0), 0);
         const own = idx.map((i) => sentences[i] as string);
         const share = chars > 0 ? offChars / chars : 0;
         // The group's style as a whole against the task's pieces': pooled, it varies less than one piece's, so over their THRESHOLD_QUANTILE is by a margin.
