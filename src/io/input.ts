@@ -33,6 +33,20 @@ export interface OpenOptions {
   kind?: { seekable: boolean; size: number; bytes: FormatKind };
 }
 
+/** An input that cannot be stat'ed or opened, as one line naming it and the errno code (exit 3). */
+export function unreadable(name: string, err: unknown): TadpoleError {
+  return new TadpoleError('TADPOLE_INPUT', `${name}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: name, cause: err });
+}
+
+/** An input file opened to be read at byte positions (its fingerprint, its read digest), or unreadable. */
+export function openForRead(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    throw unreadable(path, err);
+  }
+}
+
 /**
  * The UTF-8 bytes of one input, decoded by what its magic bytes say (src/io/format/decode.ts:
  * gzip, zstd, UTF-16; so `.gz` names are not required and a misnamed file still works), or
@@ -53,7 +67,7 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
       fifo = st.isFIFO();
     } catch (err) {
       if (err instanceof TadpoleError) throw err;
-      throw new TadpoleError('TADPOLE_INPUT', `${name}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: name, cause: err });
+      throw unreadable(name, err);
     }
     raw = fifo
       ? openFifo(input, name)
@@ -96,7 +110,7 @@ function openFifo(input: string, name: string): Readable {
   try {
     fd = openSync(input, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new TadpoleError('TADPOLE_INPUT', `${name}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: name, cause: err });
+    throw unreadable(name, err);
   }
   return new Socket({ fd, readable: true, writable: false });
 }

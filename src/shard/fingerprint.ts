@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { isSeekableText } from '../io/format/magic.js';
 import { inputPath, type InputRef } from '../io/input-kind.js';
-import { STDIN } from '../io/input.js';
+import { openForRead, STDIN } from '../io/input.js';
 import type { InputFingerprint } from '../store/ledger.js';
 
 /** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
@@ -13,12 +13,7 @@ const END_BYTES = 64 * 1024;
 export function fingerprintInput(ref: InputRef, idx: number): InputFingerprint {
   const input = inputPath(ref);
   if (input === STDIN) return { idx, path: STDIN, size: -1, mtimeMs: 0, headTailSha256: '', gzip: false };
-  let fd: number;
-  try {
-    fd = openSync(input, 'r');
-  } catch (err) {
-    throw new TadpoleError('TADPOLE_INPUT', `${input}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: input, cause: err });
-  }
+  const fd = openForRead(input);
   try {
     const st = fstatSync(fd);
     const h = createHash('sha256');

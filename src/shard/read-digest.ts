@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { TadpoleError } from '../core/errors.js';
+import { closeSync, readSync } from 'node:fs';
 import type { InputFormat } from '../io/input-format.js';
+import { openForRead } from '../io/input.js';
 import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 import type { ShardPlan } from './plan.js';
 
@@ -72,12 +72,7 @@ export class ReadDigest {
 
   private hashRange(j: number, from: number, end: number): void {
     const path = this.path(j);
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch (err) {
-      throw new TadpoleError('TADPOLE_INPUT', `${path}: cannot read input (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: path, cause: err });
-    }
+    const fd = openForRead(path);
     try {
       for (let pos = from; pos < end; ) {
         const n = readSync(fd, this.buf, 0, Math.min(CHUNK, end - pos), pos);
