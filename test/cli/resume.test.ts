@@ -30,6 +30,16 @@ function filterArgs(runDir: string, out: string, extra: string[] = []): string[]
   return ['filter', '-m', model, input, '--run-dir', runDir, '-o', out, ...RUN, ...extra];
 }
 
+/** The identity the run in runDir recorded in its ledger. */
+function recordedIdentity(runDir: string): Record<string, unknown> {
+  const ledger = Ledger.open(runDir);
+  try {
+    return JSON.parse(ledger.meta('identity')!) as Record<string, unknown>;
+  } finally {
+    ledger.close();
+  }
+}
+
 /** Segments written to the spill after the last checkpoint: the work a resume redoes. */
 function lostSegments(runDir: string): number | undefined {
   const spill = join(runDir, 'shards', '0-of-1', 'segments.spill');
@@ -142,12 +152,7 @@ describe('filter --run-dir --resume after kill -9', () => {
     const runDir = join(dir, 'run-doc-context-0');
     const out = join(dir, 'out-doc-context-0.jsonl');
     expect(cli(filterArgs(runDir, out, ['--doc-context', '0']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
-    const ledger = Ledger.open(runDir);
-    try {
-      expect(JSON.parse(ledger.meta('identity')!)).not.toHaveProperty('docContext');
-    } finally {
-      ledger.close();
-    }
+    expect(recordedIdentity(runDir)).not.toHaveProperty('docContext');
     const refused = cli(filterArgs(runDir, out, ['--resume']));
     expect(refused.stderr).toMatch(/--doc-context was 0, now 15/);
     const resumed = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
@@ -161,12 +166,7 @@ describe('filter --run-dir --resume after kill -9', () => {
     const runDir = join(dir, 'run-by-sentences');
     const out = join(dir, 'out-by-sentences.jsonl');
     expect(cli(filterArgs(runDir, out, ['--keep-by', 'sentences']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
-    const ledger = Ledger.open(runDir);
-    try {
-      expect((JSON.parse(ledger.meta('identity')!) as { keepBy: string }).keepBy).toBe('sentences');
-    } finally {
-      ledger.close();
-    }
+    expect(recordedIdentity(runDir).keepBy).toBe('sentences');
     const refused = cli(filterArgs(runDir, out, ['--resume', '--keep-by', 'bytes']));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--keep-by was sentences, now bytes/);
