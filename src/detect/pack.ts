@@ -26,11 +26,6 @@ export class StateReader {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(this.detector, key);
     return v;
   }
-  str(key: string): string {
-    const v = this.obj[key];
-    if (typeof v !== 'string') throw bad(this.detector, key);
-    return v;
-  }
   f32(key: string, length?: number): Float32Array {
     return b64ToF32(this.obj[key], this.field(key), length);
   }
