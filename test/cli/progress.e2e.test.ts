@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir();
@@ -25,9 +25,13 @@ function onTerminal(args: string[]): { code: number | null; screen: string } {
 const drawn = (screen: string) => screen.split(/\r\x1b\[K|\r?\n|\r/).map((l) => l.trim()).filter(Boolean);
 
 describe.skipIf(!hasScript)('progress on a terminal (built-in corpus)', () => {
-  it('filter of a task-only model: the sampling, the completion fit with its rounds, the score, the cut and the write', async () => {
+  // Both tests read these.
+  beforeAll(() => {
     copyFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'), f('task.txt.gz'));
     copyFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz'), f('mix.jsonl.gz'));
+  });
+
+  it('filter of a task-only model: the sampling, the completion fit with its rounds, the score, the cut and the write', async () => {
     expect((await runCli(['fit', '-q', '--task', f('task.txt.gz'), '--general-sample', '3000', '-o', f('m.json')])).code).toBe(0);
     const run = onTerminal(['filter', '-m', f('m.json'), f('mix.jsonl.gz'), '-o', f('kept.jsonl')]);
     expect(run.code, run.screen).toBe(0);
