@@ -108,8 +108,10 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   mkdirSync(p.dir, { recursive: true });
   let cp = opts.resume ? opts.ledger.checkpoint<EmitCheckpoint>(shard, of, 'emit')?.state : undefined;
   if (cp && (cp.cutKey !== cutKey || !existsSync(opts.partial))) cp = undefined; // another cut: start over
+  // What pass 1 left (stats.json): whether it wrote a doc index, and the digest of what it read.
+  const scored = readShardSummary(opts.runDir, opts.id);
   // The doc index, when the score stage left a whole one and a resumed emit knows where it was in it.
-  const indexed = readShardSummary(opts.runDir, opts.id)?.docIndex === true && existsSync(p.docIndex) && (!cp || cp.docIndexOffset !== undefined);
+  const indexed = scored?.docIndex === true && existsSync(p.docIndex) && (!cp || cp.docIndexOffset !== undefined);
   opts.ledger.startShard(shard, of, 'emit', !!cp);
   if (cp) opts.ledger.event(shard, 'resume', `emit from input ${cp.at.input} byte ${cp.at.offset}, output byte ${cp.outputBytes}`);
   opts.ledger.event(shard, 'emit', indexed ? 'sentence spans from the doc index; documents with nothing kept are not decoded' : 'no doc index (scored by an older version, or resumed from its checkpoint): documents are split again');
@@ -167,8 +169,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     }
     if (spill.next() || index?.next()) throw new TadpoleError('TADPOLE_INPUT_CHANGED', 'the input changed between passes: it now ends before all segments scored in pass 1');
     if (consumed !== off.segments) throw new TadpoleError('TADPOLE_RUN', `shard ${shard}/${of}: ${consumed} segments emitted, the cut expected ${off.segments}`);
-    const scored = readShardSummary(opts.runDir, opts.id)?.readSha256;
-    if (scored !== undefined && readDigestAt(digest).readSha256 !== scored) {
+    if (scored?.readSha256 !== undefined && readDigestAt(digest).readSha256 !== scored.readSha256) {
       throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${opts.runDir} scored them (the bytes of shard ${shard}/${of} differ from what pass 1 read: edited in place); start a new --run-dir`);
     }
     progress.done(docs, counters.bytes);
