@@ -83,9 +83,12 @@ export function shellWord(s: string): string {
 }
 
 /** A progress line printer, only when stderr is a terminal. */
+/** Returns to the start of the terminal's line and clears it: a progress line is redrawn, or replaced by a line said meanwhile. */
+export const ERASE_LINE = '\r\x1b[K';
+
 export function progressFor(io: CliIO, quiet: boolean): ((line: string) => void) | undefined {
   if (quiet || !io.stderrIsTTY) return undefined;
-  return (line: string) => io.stderr.write(`\r\x1b[K${line}`);
+  return (line: string) => io.stderr.write(`${ERASE_LINE}${line}`);
 }
 
 export function endProgress(io: CliIO, quiet: boolean): void {

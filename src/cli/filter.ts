@@ -20,7 +20,7 @@ import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
-import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
+import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
 
 const spec: CommandSpec = {
@@ -107,7 +107,7 @@ export const command: Command = {
     warnNearRandom(model, io);
     warnKeep(model, keep, threshold === undefined && !weights, warn);
     // A line said while a progress line is drawn replaces it; the next draw comes below.
-    const lead = progress ? '\r\x1b[K' : '';
+    const lead = progress ? ERASE_LINE : '';
     const log = quiet ? undefined : (line: string) => io.stderr.write(`${lead}tadpole: ${line}\n`);
     // The fit's own steps (every self-training round) only with -v; its warnings always.
     const detail = (line: string) => {

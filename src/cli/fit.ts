@@ -16,7 +16,7 @@ import { explainFit } from '../model/explain.js';
 import * as detectorHelp from '../detect/registry.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { embedderFlags, embedderOverridesFrom, endProgress, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
+import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
 import { fitStep, PhaseProgress, readingProgress } from '../pipeline/progress.js';
 
 /**
@@ -158,7 +158,7 @@ export const command: Command = {
     const quiet = bool(args, 'quiet');
     // On a terminal, one progress line for the general sample and the fit; a line said meanwhile replaces it.
     const progress = progressFor(io, quiet);
-    const lead = progress ? '\r\x1b[K' : '';
+    const lead = progress ? ERASE_LINE : '';
     const say = (line: string): void => {
       if (!quiet || line.startsWith('warning:')) io.stderr.write(`${lead}tadpole: ${line}\n`);
     };
