@@ -8,8 +8,8 @@ import { runEval, type EvalResult } from '../eval/run.js';
 import { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from '../eval/suite.js';
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
+import { keepByFlag, keepByFrom } from './keep-by.js';
 import { formatTable, toJSON } from '../report/table.js';
-import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import { renderReport } from '../report/html.js';
 
 const spec: CommandSpec = {
@@ -26,7 +26,7 @@ const spec: CommandSpec = {
     { name: 'draws', min: 1, type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix [default: 1]' },
     { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
     { name: 'max-sentences', min: 1, type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
-    { name: 'keep-by', type: 'string', choices: ['bytes', 'sentences'], default: DEFAULT_KEEP_BY, arg: 'UNIT', help: 'what a spec\'s keep counts, as filter\'s --keep-by (a "share" spec keeps the in-domain share of that unit)' },
+    { ...keepByFlag, help: 'what a spec\'s keep counts, as filter\'s --keep-by (a "share" spec keeps the in-domain share of that unit)' },
     evalWorkersFlag,
   ],
   notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json)
@@ -65,7 +65,7 @@ export const command: Command = {
     const maxSentences = num(args, 'maxSentences');
     if (maxSentences !== undefined && maxSentences < 1) throw usageError(`--max-sentences must be at least 1, got ${maxSentences}`);
     const workDir = str(args, 'workDir');
-    const keepBy = (str(args, 'keepBy') ?? DEFAULT_KEEP_BY) as KeepBy;
+    const keepBy = keepByFrom(args);
     const log = io.stderrIsTTY ? (line: string) => io.stderr.write(`tadpole eval: ${line}\n`) : undefined;
     const json = bool(args, 'json');
     const reportFile = str(args, 'report');
