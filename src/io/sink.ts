@@ -157,17 +157,7 @@ export class Sink {
   async close(): Promise<void> {
     await this.flush();
     if (this.tmp) {
-      // Each wait settles on an error too: a stream that failed (a full disk) never calls end's callback.
-      if (this.piped) {
-        this.stream.end();
-        await this.piped;
-      } else {
-        this.stream.end();
-        await finished(this.stream).catch((err: Error) => {
-          this.error ??= err;
-        });
-      }
-      this.check();
+      await this.end();
       // A resumable output is written plain (a checkpoint truncates it by length) and compressed at the end.
       const compressor = this.keepPartialOnAbort ? compressorFor(this.target as string) : undefined;
       if (compressor) await compressInto(this.tmp, this.target as string, compressor);
@@ -175,11 +165,7 @@ export class Sink {
       untrackTemp(this.tmp);
     } else if (this.target !== undefined && !this.closedEarly) {
       // A device or fifo named by -o (/dev/full): ended, so that its last write's error is seen.
-      this.stream.end();
-      await finished(this.stream).catch((err: Error) => {
-        this.error ??= err;
-      });
-      this.check();
+      await this.end();
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
         // Resolve once everything queued has been handed to the OS (or the stream failed).
@@ -189,6 +175,22 @@ export class Sink {
       });
       this.check();
     }
+  }
+
+  /**
+   * Ends the stream (and the file a compressor feeds) and throws what failed. The wait settles
+   * on an error too: a stream that failed (a full disk) never calls end's callback.
+   */
+  private async end(): Promise<void> {
+    this.stream.end();
+    if (this.piped) {
+      await this.piped;
+    } else {
+      await finished(this.stream).catch((err: Error) => {
+        this.error ??= err;
+      });
+    }
+    this.check();
   }
 
   /** Failed run: drop the temp file, leave no output that looks complete. */
