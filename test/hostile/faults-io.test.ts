@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
+import { fileDigest } from '../helpers/files.js';
 import { testDir } from '../helpers/temp.js';
 
 /**
@@ -88,8 +89,6 @@ function fill(at: string, leave: number): void {
   if (free > leave) writeFileSync(join(at, '.filler'), Buffer.alloc(free - leave));
 }
 
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-
 let task: string;
 let corpus: string;
 let model: string;
@@ -107,14 +106,14 @@ beforeAll(() => {
   model = join(dir, 'model.json');
   const fit = cli(['fit', '-q', '--task', task, '--general', corpus, '-o', model]);
   if (fit.code !== 0) throw new Error(`fit failed: ${fit.stderr}`);
-  corpusSha = sha(corpus);
+  corpusSha = fileDigest(corpus);
   reference = cli(['filter', '-q', '-m', model, corpus]).stdout;
   expect(reference.length).toBeGreaterThan(20_000);
 });
 
 afterAll(() => {
   // Every run read the same corpus: none of them changed it.
-  if (corpusSha) expect(sha(corpus)).toBe(corpusSha);
+  if (corpusSha) expect(fileDigest(corpus)).toBe(corpusSha);
 });
 
 describe.skipIf(!canMount)('a full filesystem', () => {
@@ -381,14 +380,14 @@ describe('Parquet whose footer is damaged', () => {
       const bytes = Buffer.from(good);
       damage(bytes);
       writeFileSync(bad, bytes);
-      const before = sha(bad);
+      const before = fileDigest(bad);
       const out = join(dir, `parquet-kept-${name}.jsonl`);
       const r = cli(['filter', '-q', '-m', model, bad, '-o', out]);
       expect(r.code).toBe(3);
       oneLine(r, new RegExp(`bad-${name}\\.parquet: not a readable Parquet file`));
       expect(r.stderr).not.toMatch(/Cannot read properties|undefined/);
       expect(existsSync(out)).toBe(false);
-      expect(sha(bad)).toBe(before);
+      expect(fileDigest(bad)).toBe(before);
     }
   });
 });
