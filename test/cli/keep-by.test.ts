@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs, type CommandSpec } from '../../src/cli/args.js';
 import { keepByFlag, keepByFrom } from '../../src/cli/keep-by.js';
+import { testDir } from '../helpers/temp.js';
 
 const spec: CommandSpec = { name: 'filter', summary: '', usage: '', flags: [keepByFlag, { name: 'run-dir', type: 'string', help: '' }] };
-const dir = mkdtempSync(join(tmpdir(), 'tadpole-keep-by-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir('tadpole-keep-by-');
 
 describe('--keep-by', () => {
   it('is bytes unless named; the help says so', () => {
