@@ -19,7 +19,8 @@ function decode(s: unknown, width: number, what: string, length?: number): Buffe
   return Buffer.from(s, 'base64');
 }
 
-function damaged(what: string, why: string): TadpoleError {
+/** TADPOLE_MODEL for a model file whose field `what` is wrong in the way `why` says. */
+export function damaged(what: string, why: string): TadpoleError {
   return new TadpoleError('TADPOLE_MODEL', `model file is damaged: ${what}: ${why}; refit the model or restore the file`);
 }
 

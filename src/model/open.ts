@@ -1,7 +1,7 @@
 import { storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder, fingerprintMismatch, specFromFingerprint, type EmbedderSpec } from '../embed/factory.js';
-import { declaredCount } from '../core/b64.js';
+import { damaged, declaredCount } from '../core/b64.js';
 import { printable } from '../core/printable.js';
 import { canonicalMethod, selectorFactory } from '../select/registry.js';
 import type { SelectorFactory, SentenceScorer } from '../select/selector.js';
@@ -84,6 +84,6 @@ const MAX_EMBEDDER_DIMS = 65_536;
 
 function checkEmbedderDims(dims: unknown): void {
   if (declaredCount(dims, 'embedder "dims"') > MAX_EMBEDDER_DIMS) {
-    throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: embedder "dims": ${String(dims)}, over ${MAX_EMBEDDER_DIMS}; refit the model or restore the file`);
+    throw damaged('embedder "dims"', `${String(dims)}, over ${MAX_EMBEDDER_DIMS}`);
   }
 }
