@@ -10,13 +10,13 @@
  * marked, so there is none: every block is fenced.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from './helpers/cli.js';
+import { testDir } from './helpers/temp.js';
 
 const NOT_RUN = /^<!-- not run: (\S.*\S) -->$/;
 
@@ -147,11 +147,8 @@ beforeAll(() => {
 });
 
 /** A page's own copy of the template folder. */
-const copies: string[] = [];
-afterAll(() => copies.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tadpole-docs-page-'));
-  copies.push(dir);
+  const dir = testDir('tadpole-docs-page-');
   cpSync(template.dir, dir, { recursive: true, verbatimSymlinks: true });
   return dir;
 }
@@ -172,8 +169,7 @@ function runTs(b: Block, dir: string): void {
 
 /** TypeScript's errors in each snippet (by name), checked strictly against dist/'s declarations. */
 function typeErrors(snippets: { name: string; code: string }[]): Map<string, string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'tadpole-docs-types-'));
-  copies.push(dir);
+  const dir = testDir('tadpole-docs-types-');
   const files = new Map(snippets.map((s, i) => [join(dir, `snippet-${i}.mts`), s.name]));
   snippets.forEach((s, i) => writeFileSync(join(dir, `snippet-${i}.mts`), s.code));
   const program = ts.createProgram([...files.keys()], {
