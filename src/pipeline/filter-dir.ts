@@ -151,11 +151,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       ...taskShareEntry(completion.model),
     };
   } catch (err) {
-    try {
-      run?.ledger.setMeta({ status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
-    } catch {
-      // The ledger's disk may be what failed: the error the run threw is the one to report.
-    }
+    run?.ledger.recordRunStop(err);
     throw err;
   } finally {
     if (scorer && !opts.scorer) await scorer.dispose();

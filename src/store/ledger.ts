@@ -270,16 +270,30 @@ export class Ledger {
    */
   recordStop(shard: number, of: number, err: unknown): void {
     try {
-      this.updateShard(shard, of, { status: err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed' });
+      this.updateShard(shard, of, { status: stopStatus(err) });
       this.event(shard, 'stop', err instanceof Error ? err.message : String(err));
     } catch {
       // The stage's own error wins; a later --resume reads the last checkpoint, which this does not touch.
     }
   }
 
+  /** Records that the whole run stopped (meta status), at best effort for the same reason as recordStop. */
+  recordRunStop(err: unknown): void {
+    try {
+      this.setMeta({ status: stopStatus(err) });
+    } catch {
+      // The ledger's disk may be what failed: the error the run threw is the one to report.
+    }
+  }
+
   events(limit = 1000): EventRow[] {
     return this.db.prepare('SELECT * FROM events ORDER BY id DESC LIMIT ?').all(limit).reverse() as EventRow[];
   }
+}
+
+/** The status a stop leaves: 'interrupted' for a signal or an abort, else 'failed'. */
+function stopStatus(err: unknown): string {
+  return err instanceof Error && err.name === 'Interrupted' ? 'interrupted' : 'failed';
 }
 
 function toShardRow(r: Record<string, unknown>): ShardRow {
