@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import type { OutFormat } from './runs.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,7 +9,6 @@ import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import { refuseReadOnce } from '../io/input-kind.js';
 import type { ModelFile } from '../model/file.js';
-import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { heldOutEntry } from '../model/describe.js';
 import { taskShareEntry } from '../cut/share-estimate.js';
@@ -20,14 +19,12 @@ import { runPaths, shardPaths } from '../shard/layout.js';
 import { planShard } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { defaultWorkers } from './pool.js';
-import { openScoring, threadsOf, type Scoring } from './scoring.js';
+import { openScoring, type Scoring } from './scoring.js';
 import type { FilterStats } from './filter.js';
-import { cutRun } from './run-cut.js';
-import { cutLine } from './progress.js';
-import { checkInputsUnchanged, docContextIdentity, identityFor, openRun } from './run-dir.js';
-import { emitShard } from './shard-emit.js';
+import { docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { sqliteDriver } from '../store/sqlite.js';
-import { scoreShard } from './shard-score.js';
+import { drivePasses } from './drive.js';
+import { runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring } from './shard-run.js';
 
 export interface RunDirFilterOptions {
   runDir: string;
@@ -88,7 +85,6 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     }
   })();
   let run: ReturnType<typeof openRun> | undefined;
-  let scorer: Scoring | undefined;
   try {
     const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
@@ -98,32 +94,15 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     // Completed once per run directory (kept there), so --resume scores with the same model.
     const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     const tOpen = performance.now();
-    let pass1 = 0;
-    let threads: number | undefined;
-    if (!existsSync(shardPaths(opts.runDir, id).done)) {
-      scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
-      threads = threadsOf(scorer);
-      refuseCorpusWide(scorer);
-      ledger.setMeta({ stage: 'score', status: 'running' });
-      const t1 = performance.now();
-      await scoreShard({ ...common, inputs: opts.inputs, plan, scorer, segment: opts.segment, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) });
-      pass1 = (performance.now() - t1) / 1000;
-      if (!opts.scorer) await scorer.dispose();
-      scorer = undefined;
-    }
-    ledger.setMeta({ stage: 'cut' });
-    const tc = performance.now();
-    opts.progress?.(cutLine(undefined, opts.keep, opts.keepBy));
-    const cut = cutRun(opts.runDir, 1, opts.keep, opts.keepBy, opts.crashAt);
-    const cutSeconds = (performance.now() - tc) / 1000;
-    ledger.event(null, 'cut', `threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
-    const pass2Inputs = opts.inputs.map((i) => (i === STDIN ? paths.spool : i));
-    checkInputsUnchanged(ledger, opts.inputs, opts.runDir);
-    ledger.setMeta({ stage: 'emit' });
-    const t2 = performance.now();
+    const open = async () => (opts.scorer ? { scorer: opts.scorer as Scoring, own: false } : { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true });
+    const score: ShardScoring = { inputs: opts.inputs, plan, segment: opts.segment, open, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
     const target = opts.output ?? paths.output;
-    const emitted = await emitShard({ ...common, inputs: pass2Inputs, plan, segment: opts.segment, cut, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) });
-    const pass2 = (performance.now() - t2) / 1000;
+    const emit: ShardEmitting = { inputs: opts.inputs.map((i) => (i === STDIN ? paths.spool : i)), recorded: opts.inputs, plan: () => plan, segment: opts.segment, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) };
+    const results: ShardResults = {};
+    const { cut: found, seconds } = await drivePasses(runDirPlace({ ...common, whole: true, score, emit }, results), { keep: opts.keep, keepBy: opts.keepBy, ...(opts.progress ? { progress: opts.progress } : {}) });
+    const cut = found!;
+    const emitted = results.emitted!;
+    const { threads } = results;
     let closedEarly = false;
     if (opts.output === undefined) closedEarly = await copyToStream(target, opts.stdout);
     ledger.setMeta({ stage: 'done', status: 'done' });
@@ -143,7 +122,7 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
       bytes: emitted.bytes,
       sentenceScores: { mean: cut.moments.mean, std: cut.moments.n > 0 ? Math.sqrt(cut.moments.m2 / cut.moments.n) : 0 },
       reader: cut.reader,
-      seconds: { open: (tOpen - t0) / 1000, pass1, cut: cutSeconds, pass2, total: (performance.now() - t0) / 1000 },
+      seconds: { open: (tOpen - t0) / 1000, ...seconds, total: (performance.now() - t0) / 1000 },
       closedEarly,
       ...(threads !== undefined ? { threads } : {}),
       ...(completion.info ? { completion: completion.info } : {}),
@@ -154,7 +133,6 @@ export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterS
     run?.ledger.recordRunStop(err);
     throw err;
   } finally {
-    if (scorer && !opts.scorer) await scorer.dispose();
     run?.ledger.close();
     shardLock.release();
     lock.release();

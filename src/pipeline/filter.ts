@@ -3,7 +3,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
-import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
+import { exactCut, type Cut, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
@@ -16,15 +16,16 @@ import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from './checks.js';
 import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
-import { emitKept, forEachSegmentedDoc, Moments, spillScores, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
-import { cutLine, Progress } from './progress.js';
+import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
+import { Progress } from './progress.js';
+import { drivePasses, type PassPlace } from './drive.js';
+import type { ScoreSketch } from '../cut/sketch.js';
 import { heldOutEntry, type HeldOut } from '../model/describe.js';
-import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
+import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
 import { defaultWorkers, ScoringPool } from './pool.js';
-import { filterByRanges, planRanges } from './range-filter.js';
-import type { RangeJob } from './range-pass.js';
+import { planRanges, rangesPlace, type RangeFilterOptions } from './range-filter.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
 import { openScoring, scoreDocuments, threadsOf, type Scoring } from './scoring.js';
 import { segmentsOf } from './segments.js';
@@ -201,8 +202,19 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
         if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       };
       const ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
-      if (ranges && scorer instanceof ScoringPool) await rangePasses(opts, scorer, ranges, work, stats, checkUnchanged);
-      else await oneStreamPasses(opts, scorer, counters, work, stats, checkUnchanged, spooledByCompletion);
+      const place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, rangeOptions(opts, work, checkUnchanged)) : streamPlace(opts, scorer, counters, work, checkUnchanged, spooledByCompletion);
+      const r = await drivePasses(place, { keep: opts.keep, keepBy: opts.keepBy, ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+      Object.assign(stats.seconds, r.seconds);
+      if (r.scored) {
+        stats.sentenceScores = r.scored.moments;
+        stats.reader = r.scored.reader;
+      }
+      if (r.cut) {
+        stats.threshold = r.cut.threshold;
+        stats.tieId = r.cut.tieId;
+      }
+      Object.assign(stats, r.tally);
+      if (ranges) stats.ranges = ranges.length;
     }
     await opts.sink.close();
   } catch (err) {
@@ -238,78 +250,60 @@ function dropScratch(work: string, own: boolean): void {
 
 /**
  * Both passes over the input read as one stream: pass 1 batches to the scoring threads,
- * the cut, pass 2 (or the --weights pass). `spooledByCompletion`: stdin was already spooled
- * by the completion; otherwise a stdin input is spooled here, by the first pass that reads it.
+ * the cut, pass 2 (or the --weights pass); the spill, doc index and stdin spool in `work`.
+ * `spooledByCompletion`: stdin was already spooled by the completion; otherwise a stdin
+ * input is spooled here, by the first pass that reads it.
  */
-async function oneStreamPasses(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, stats: FilterStats, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): Promise<void> {
+function streamPlace(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
-  let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? openSpool(spoolPath) : undefined;
-  const t1 = performance.now();
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
   // The spool's kind is resolved once, when first read (it is complete by then).
   let spooled: InputRef[] | undefined;
   const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? (spooledByCompletion ?? spoolPath) : i)), opts.reader.format));
-  let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
-  if (scorer.prepare) {
-    // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
-    // spooled by this extra pass, and pass 1 then reads the spool.
-    await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
-    if (spool) {
-      await closeSpool(spool);
-      spool = undefined;
-      pass1Inputs = spooledInputs();
-    }
-  }
-  const { sketch, moments } = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
-  if (spool) await closeSpool(spool);
-  const t2 = performance.now();
-  stats.seconds.pass1 = (t2 - t1) / 1000;
-  stats.sentenceScores = { mean: moments.mean, std: moments.std };
-  stats.reader = counters.toJSON();
-  checkUnchanged();
-  if (opts.weights) {
-    const t3 = performance.now();
-    await weightsPass(opts, spooledInputs(), spillPath, docIndexPath, moments, stats);
-    stats.seconds.pass2 = (performance.now() - t3) / 1000;
-    return;
-  }
-  // The cut reads the spill on this thread: one line says what it is doing while it does.
-  opts.progress?.(cutLine(sketch.totals().segments, opts.keep, opts.keepBy));
-  const cut = exactCut(sketch, [spillPath], opts.keep, opts.keepBy);
-  const t3 = performance.now();
-  stats.seconds.cut = (t3 - t2) / 1000;
-  stats.threshold = cut.threshold;
-  stats.tieId = cut.tieId;
-  await emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut, stats);
-  stats.seconds.pass2 = (performance.now() - t3) / 1000;
+  let sketch: ScoreSketch | undefined;
+  return {
+    async score() {
+      let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? openSpool(spoolPath) : undefined;
+      let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
+      if (scorer.prepare) {
+        // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
+        // spooled by this extra pass, and pass 1 then reads the spool.
+        await scorer.prepare(sentencesOf(splitBatches(reading(opts, pass1Inputs, new ReadCounters(), spool), opts.batchSentences)));
+        if (spool) {
+          await closeSpool(spool);
+          spool = undefined;
+          pass1Inputs = spooledInputs();
+        }
+      }
+      const out = await scorePass(opts, scorer, counters, spillPath, docIndexPath, spool, pass1Inputs);
+      if (spool) await closeSpool(spool);
+      sketch = out.sketch;
+      return { segments: out.sketch.totals().segments, moments: { mean: out.moments.mean, std: out.moments.std }, reader: counters.toJSON() };
+    },
+    betweenPasses: checkUnchanged,
+    cut: (keep, keepBy) => exactCut(sketch!, [spillPath], keep, keepBy),
+    emit: (cut) => emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut),
+    weigh: (scored) => weightsPass(opts, spooledInputs(), spillPath, docIndexPath, scored.moments),
+  };
 }
 
-/** Both passes with the input cut into ranges that the pool's threads filter apart (range-filter.ts). */
-async function rangePasses(opts: FilterOptions, pool: ScoringPool, ranges: RangeJob[], work: string, stats: FilterStats, checkUnchanged: () => void): Promise<void> {
-  const r = await filterByRanges(pool, ranges, {
+/** What the input ranges' place takes of a filter's options. */
+function rangeOptions(opts: FilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
+  return {
     inputs: opts.inputs,
     reader: opts.reader,
     segment: opts.segment,
     ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}),
-    keep: opts.keep,
-    keepBy: opts.keepBy,
     ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
     sink: opts.sink,
     ...(opts.outFormat ? { outFormat: opts.outFormat } : {}),
     ...(opts.progress ? { progress: opts.progress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     work,
-    betweenPasses: checkUnchanged,
-  });
-  Object.assign(stats.seconds, r.seconds);
-  stats.sentenceScores = { mean: r.moments.mean, std: r.moments.std };
-  stats.reader = r.reader;
-  stats.threshold = r.cut.threshold;
-  stats.tieId = r.cut.tieId;
-  Object.assign(stats, r.tally);
-  stats.ranges = ranges.length;
+    betweenPasses,
+  };
 }
 
 function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
@@ -348,18 +342,21 @@ function segmentedDocsOf(opts: FilterOptions, inputs: readonly InputRef[], spill
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut, stats: FilterStats): Promise<void> {
+async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut): Promise<KeepTally> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
-  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), stats);
+  const tally = emptyTally();
+  await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), tally);
   if (!opts.sink.closedEarly) done();
+  return tally;
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: Moments, stats: FilterStats): Promise<void> {
+async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: { mean: number; std: number }): Promise<KeepTally> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, 'jsonl');
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath);
+  const stats = emptyTally();
   await forEachSegmentedDoc(read, o, async (doc, seg) => {
     stats.documents.total++;
     if (seg.scores.length === 0) return;
@@ -377,6 +374,7 @@ async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spi
     }
   });
   if (!opts.sink.closedEarly) done();
+  return stats;
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
@@ -407,17 +405,17 @@ function countSegments(b: ScoredBatch, size: number): number {
   return n;
 }
 
+/** A scored batch's kept runs under a fixed threshold, document by document. */
 async function writeScoredBatch(b: ScoredBatch, opts: FilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
   const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
     const doc = b.docs[d]!;
-    stats.documents.total++;
     const first = k;
     while (k < segs.length && segs[k]!.doc === doc.ordinal) k++;
     const mine = segs.slice(first, k);
-    const bounds = mine.flatMap((g) => [g.firstSentence, g.sentences]);
-    const kept = Uint8Array.from(mine, (g) => (isKept(cut, g.score, g.id) ? 1 : 0));
-    await writeKeptRuns(writer, doc, b.spans[d]!, bounds, kept, mine.map((g) => g.sentences), mine.map((g) => g.bytes), stats);
+    const spans = b.spans[d]!;
+    const seg = { scores: mine.map((g) => g.score), sentences: mine.map((g) => g.sentences), bytes: mine.map((g) => g.bytes), spansAndBounds: () => ({ spans, bounds: mine.flatMap((g) => [g.firstSentence, g.sentences]) }) };
+    await writeKept(writer, doc, seg, cut, mine[0]?.id ?? 0, stats);
   }
 }

@@ -1,7 +1,8 @@
+import { existsSync, rmSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { isKept, type Cut } from '../cut/exact.js';
-import { ScoreSketch } from '../cut/sketch.js';
-import { SpillReader, SpillWriter } from '../cut/spill.js';
+import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
+import { SpillReader, SpillWriter, truncateSpill } from '../cut/spill.js';
 import type { Doc, Triage } from '../io/documents.js';
 import { DocIndexReader, DocIndexWriter } from './doc-index.js';
 import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
@@ -71,6 +72,33 @@ export function spillBatch(b: ScoredBatch, to: SpillTargets, method: string, seg
   return segs;
 }
 
+/** Where a resumed pass 1 left off: its checkpoint's spill records, doc index length, sketch and moments. */
+export interface SpillResume {
+  spillRecords: number;
+  /** Absent in a checkpoint from before doc indexes: the run goes on without one. */
+  docIndexBytes?: number;
+  sketch: SketchJSON;
+  moments: { n: number; mean: number; m2: number };
+}
+
+/**
+ * Pass 1's outputs, opened: a fresh spill and doc index, or (`from`) the ones a checkpoint
+ * left, cut back to it. The one place a spill is opened for writing.
+ */
+export function openSpill(paths: { spill: string; docIndex: string }, from?: SpillResume): SpillTargets {
+  if (!from) return { spill: new SpillWriter(paths.spill), index: new DocIndexWriter(paths.docIndex), sketch: new ScoreSketch(), moments: new Moments() };
+  truncateSpill(paths.spill, from.spillRecords);
+  const spill = new SpillWriter(paths.spill, true);
+  let index: DocIndexWriter | undefined;
+  if (from.docIndexBytes !== undefined && existsSync(paths.docIndex)) index = new DocIndexWriter(paths.docIndex, from.docIndexBytes);
+  else rmSync(paths.docIndex, { force: true });
+  const sketch = new ScoreSketch();
+  sketch.merge(ScoreSketch.fromJSON(from.sketch));
+  const moments = new Moments();
+  Object.assign(moments, from.moments);
+  return { spill, index, sketch, moments };
+}
+
 /**
  * Pass 1's output side over a whole stream of scored batches: a fresh spill, doc index,
  * sketch and moments. `afterBatch` runs after each (progress, abort checks).
@@ -83,7 +111,7 @@ export async function spillScores(
   paths: { spill: string; docIndex: string },
   afterBatch: () => void,
 ): Promise<SpilledScores> {
-  const to: SpillTargets = { spill: new SpillWriter(paths.spill), index: new DocIndexWriter(paths.docIndex), sketch: new ScoreSketch(), moments: new Moments() };
+  const to = openSpill(paths);
   let nextId = 0;
   try {
     for await (const b of batches) {
@@ -150,22 +178,30 @@ const NO_SPANS: { spans: number[]; bounds: number[] } = { spans: [], bounds: [] 
 
 /** Pass 2 in cut mode: writes the kept runs of every document, tallying into `tally`. */
 export async function emitKept(read: (triage: Triage | undefined) => AsyncIterable<Doc[]>, o: SegmentedDocsOptions & { cut: Pick<Cut, 'threshold' | 'tieId'> }, writer: RunWriter, tally: KeepTally): Promise<void> {
-  const cut = o.cut;
-  await forEachSegmentedDoc(read, o, async (doc, seg) => {
-    // A plain loop: Uint8Array.from with a mapping function took the generic iterator path,
-    // about a tenth of pass 2.
-    const kept = new Uint8Array(seg.scores.length);
-    let any = false;
-    for (let s = 0; s < kept.length; s++) {
-      if (isKept(cut, seg.scores[s]!, seg.firstId + s)) {
-        kept[s] = 1;
-        any = true;
-      }
+  await forEachSegmentedDoc(read, o, (doc, seg) => writeKept(writer, doc, seg, o.cut, seg.firstId, tally));
+}
+
+/** One document's segments as pass 2 (or the one streaming pass) holds them. */
+export type DocSegments = Pick<IndexedDoc, 'spansAndBounds'> & { scores: ArrayLike<number>; sentences: ArrayLike<number>; bytes: ArrayLike<number> };
+
+/**
+ * One document's kept runs under `cut` (its segment s has the global id firstId + s),
+ * written and tallied: the one way kept text reaches a RunWriter, in every mode.
+ */
+export async function writeKept(writer: RunWriter, doc: Doc, seg: DocSegments, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, tally: KeepTally): Promise<void> {
+  // A plain loop: Uint8Array.from with a mapping function took the generic iterator path,
+  // about a tenth of pass 2.
+  const kept = new Uint8Array(seg.scores.length);
+  let any = false;
+  for (let s = 0; s < kept.length; s++) {
+    if (isKept(cut, seg.scores[s]!, firstId + s)) {
+      kept[s] = 1;
+      any = true;
     }
-    // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
-    // for kept runs alone, so its spans are not read.
-    const { spans, bounds } = any ? seg.spansAndBounds() : NO_SPANS;
-    await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, tally);
-    tally.documents.total++;
-  });
+  }
+  // A document with nothing kept is only tallied: writeKeptRuns reads spans and bounds
+  // for kept runs alone, so its spans are not read.
+  const { spans, bounds } = any ? seg.spansAndBounds() : NO_SPANS;
+  await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, tally);
+  tally.documents.total++;
 }

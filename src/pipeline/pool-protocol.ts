@@ -1,6 +1,6 @@
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ModelFile } from '../model/file.js';
-import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
+import type { SentenceScorer } from '../select/selector.js';
 
 /** What a scoring worker is started with: it rebuilds the scorer itself. */
 export interface PoolWorkerData {
@@ -21,8 +21,28 @@ export interface ModelRequest {
   embedder: Omit<Partial<EmbedderSpec>, 'log'>;
 }
 
+/**
+ * One range job for some thread of the pool: plain data that crosses to a worker as it is.
+ * The pool only carries it; what it holds and how it runs is range-pass.ts's.
+ */
+export interface RangeTask {
+  kind: 'score' | 'emit';
+  job: unknown;
+  progress: (docs: number, bytes: number) => void;
+}
+
+/** What a range job sees of the run while it works. */
+export interface RangeHooks {
+  progress(docs: number, bytes: number): void;
+  /** True once the run is interrupted: the range stops after its current batch. */
+  aborted(): boolean;
+}
+
+/** Runs a range job on the calling thread, with its scorer (none: a pool that only splits). */
+export type RunHere = (task: Omit<RangeTask, 'progress'>, scorer: SentenceScorer | undefined, hooks: RangeHooks) => Promise<unknown>;
+
 /** Main -> worker: score or emit one whole range of the input on this thread (range-filter.ts). */
-export type RangeRequest = { type: 'range'; id: number; abort: SharedArrayBuffer } & ({ kind: 'score'; job: RangeJob } | { kind: 'emit'; job: RangeEmitJob });
+export type RangeRequest = { type: 'range'; id: number; abort: SharedArrayBuffer } & Omit<RangeTask, 'progress'>;
 
 /** Finish the current batch, skip queued ones, dispose the scorer, exit. */
 export interface ScoreRequest {
@@ -42,5 +62,5 @@ export type PoolReply =
   /** spans: Int32Array of every document's flat [start, end, ...] sentence spans; counts: Int32Array, span entries per document; scores: Float64Array, one per sentence. */
   | { type: 'scored'; id: number; spans: ArrayBuffer; counts: ArrayBuffer; scores: ArrayBuffer }
   | { type: 'range-progress'; id: number; docs: number; bytes: number }
-  | { type: 'range-done'; id: number; result: RangeScored | RangeEmitted }
+  | { type: 'range-done'; id: number; result: unknown }
   | { type: 'error'; id: number; code?: string; message: string };

@@ -9,8 +9,8 @@ import { TadpoleError } from '../core/errors.js';
 import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
-import type { PoolReply, PoolRequest, PoolWorkerData, RangeRequest, ScoreRequest } from './pool-protocol.js';
-import { emitRange, scoreRange, type RangeHooks } from './range-pass.js';
+import type { PoolReply, PoolRequest, PoolWorkerData, RangeHooks, RangeRequest, ScoreRequest } from './pool-protocol.js';
+import { emitRange, scoreRange, type RangeEmitJob, type RangeJob } from './range-pass.js';
 import { scoreSplit, slicesFor } from './scored.js';
 
 const port = parentPort!;
@@ -63,11 +63,11 @@ async function range(scorer: SentenceScorer | undefined, req: RangeRequest): Pro
     aborted: () => Atomics.load(flag, 0) !== 0,
   };
   if (req.kind === 'emit') {
-    post({ type: 'range-done', id: req.id, result: await emitRange(req.job, hooks) });
+    post({ type: 'range-done', id: req.id, result: await emitRange(req.job as RangeEmitJob, hooks) });
     return;
   }
   if (!scorer) throw new TadpoleError('TADPOLE_INTERNAL', 'a worker without a model was asked to score a range');
-  post({ type: 'range-done', id: req.id, result: await scoreRange(req.job, scorer, hooks) });
+  post({ type: 'range-done', id: req.id, result: await scoreRange(req.job as RangeJob, scorer, hooks) });
 }
 
 async function main(): Promise<void> {

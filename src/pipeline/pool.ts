@@ -10,8 +10,7 @@ import type { Doc } from '../io/documents.js';
 import type { ModelFile } from '../model/file.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { scoreBatch, slicesFor, splitDocs, type ScoredBatch } from './scored.js';
-import type { PoolReply, PoolRequest, PoolWorkerData } from './pool-protocol.js';
-import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
+import type { PoolReply, PoolRequest, PoolWorkerData, RangeTask, RunHere } from './pool-protocol.js';
 
 /**
  * Input bytes per scoring thread when --workers is not given: each thread is its own V8
@@ -67,7 +66,7 @@ interface Pending {
 }
 
 interface PendingRange {
-  resolve: (r: RangeScored | RangeEmitted) => void;
+  resolve: (r: unknown) => void;
   reject: (e: unknown) => void;
   progress: (docs: number, bytes: number) => void;
 }
@@ -82,9 +81,6 @@ interface Slot {
   /** Settles when the worker thread has exited, whenever that was. */
   exited: Promise<void>;
 }
-
-/** A range job for some thread of the pool, and how to report its progress. */
-export type RangeTask = ({ kind: 'score'; job: RangeJob } | { kind: 'emit'; job: RangeEmitJob }) & { progress: (docs: number, bytes: number) => void };
 
 /**
  * A pool of worker threads, each with its own copy of the model's scorer (rebuilt from the
@@ -254,33 +250,29 @@ export class ScoringPool {
   }
 
   /**
-   * Runs range jobs (range-filter.ts) on every thread of the pool, this one included: each
-   * thread takes the next job as it finishes one, so a slow range does not hold the others.
-   * Results come back in job order. Setting `abort[0]` stops every job after its current
-   * batch; the first failure sets it too.
+   * Runs range jobs (range-filter.ts) on every thread of the pool, this one included (by
+   * `here`, with this thread's scorer): each thread takes the next job as it finishes one, so
+   * a slow range does not hold the others. Results come back in job order. Setting
+   * `abort[0]` stops every job after its current batch; the first failure sets it too.
    */
-  async runRanges(tasks: RangeTask[], abort: SharedArrayBuffer): Promise<Array<RangeScored | RangeEmitted>> {
+  async runRanges(tasks: RangeTask[], abort: SharedArrayBuffer, here: RunHere): Promise<unknown[]> {
     const flag = new Int32Array(abort);
-    const results: Array<RangeScored | RangeEmitted> = new Array(tasks.length);
+    const results: unknown[] = new Array(tasks.length);
     let next = 0;
     const hooksOf = (t: RangeTask) => ({ progress: t.progress, aborted: () => Atomics.load(flag, 0) !== 0 });
-    const here = async (t: RangeTask) => {
-      if (t.kind === 'emit') return emitRange(t.job, hooksOf(t));
-      if (!this.local) throw new TadpoleError('TADPOLE_INTERNAL', 'a pool without a scorer was asked to score a range');
-      return scoreRange(t.job, this.local, hooksOf(t));
-    };
+    const onThisThread = (t: RangeTask) => here({ kind: t.kind, job: t.job }, this.local, hooksOf(t));
     const there = (slot: Slot) => (t: RangeTask) =>
-      new Promise<RangeScored | RangeEmitted>((resolve, reject) => {
+      new Promise<unknown>((resolve, reject) => {
         if (this.failed) return reject(this.failed);
         const id = this.nextId++;
         slot.ranges.set(id, { resolve, reject, progress: t.progress });
-        const req: PoolRequest = t.kind === 'emit' ? { type: 'range', id, abort, kind: 'emit', job: t.job } : { type: 'range', id, abort, kind: 'score', job: t.job };
+        const req: PoolRequest = { type: 'range', id, abort, kind: t.kind, job: t.job };
         slot.worker.postMessage(req);
       });
     // The first failure in time is the one reported: the others stop because of it.
     let failure: { error: unknown } | undefined;
     const threads = this.workers;
-    const runner = async (run: (t: RangeTask) => Promise<RangeScored | RangeEmitted>, ready?: Promise<void>, queued = false) => {
+    const runner = async (run: (t: RangeTask) => Promise<unknown>, ready?: Promise<void>, queued = false) => {
       try {
         // A worker still opening its scorer takes no range yet: this thread takes them meanwhile.
         await ready;
@@ -299,7 +291,7 @@ export class ScoringPool {
     // queue when it finishes one: a range handed over only then waited for this thread's event
     // loop, which turns between its own batches.
     const lanes = this.slots.flatMap((s) => Array.from({ length: RANGE_LANES_PER_WORKER }, (_, lane) => runner(there(s), s.ready, lane > 0)));
-    await Promise.all([runner(here), ...lanes]);
+    await Promise.all([runner(onThisThread), ...lanes]);
     if (failure) throw failure.error;
     return results;
   }

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { exactCut, type Cut, type KeepBy } from '../cut/exact.js';
+import { TadpoleError } from '../core/errors.js';
+import { exactCut } from '../cut/exact.js';
 import { ScoreSketch } from '../cut/sketch.js';
 import { ReadCounters, type ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
@@ -8,11 +9,13 @@ import type { Sink } from '../io/sink.js';
 import { throwIfAborted } from '../shard/interrupt.js';
 import { planShard, type ShardPlan } from '../shard/plan.js';
 import type { InputFingerprint } from '../store/ledger.js';
+import type { PassPlace } from './drive.js';
 import { Moments } from './passes.js';
-import { ScoringPool, type RangeTask } from './pool.js';
-import { cutLine, Progress } from './progress.js';
-import type { RangeEmitJob, RangeEmitted, RangeJob, RangeScored } from './range-pass.js';
-import { addTally, emptyTally, type KeepTally, type OutFormat } from './runs.js';
+import type { RangeTask, RunHere } from './pool-protocol.js';
+import type { ScoringPool } from './pool.js';
+import { Progress } from './progress.js';
+import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
+import { addTally, emptyTally, type OutFormat } from './runs.js';
 import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 
 /**
@@ -55,8 +58,6 @@ export interface RangeFilterOptions {
   reader: ReaderOptions;
   segment: number;
   docContext?: number;
-  keep: number;
-  keepBy: KeepBy;
   batchSentences?: number;
   sink: Sink;
   outFormat?: OutFormat;
@@ -66,16 +67,6 @@ export interface RangeFilterOptions {
   work: string;
   /** Runs after pass 1 (the caller checks that the inputs did not change). */
   betweenPasses?: () => void;
-}
-
-export interface RangeFilterResult {
-  cut: Cut;
-  /** Every range's segment scores, merged (the share estimate reads them). */
-  sketch: ScoreSketch;
-  moments: Moments;
-  reader: Record<string, number>;
-  tally: KeepTally;
-  seconds: { pass1: number; cut: number; pass2: number };
 }
 
 /**
@@ -134,57 +125,64 @@ function joinPlans(plans: ShardPlan[]): ShardPlan {
  * thread writes its ranges' kept runs to a part; the parts are joined in input order. The
  * bytes are those of one thread reading everything (the shards' argument: the same
  * documents, segments, global segment ids and document ordinals), and nothing is serial
- * but the cut and the join.
+ * but the cut and the join. drivePasses (drive.ts) runs the steps.
  */
-export async function filterByRanges(pool: ScoringPool, ranges: RangeJob[], o: RangeFilterOptions): Promise<RangeFilterResult> {
-  const abort = new SharedArrayBuffer(4);
-  const stop = () => Atomics.store(new Int32Array(abort), 0, 1);
-  o.signal?.addEventListener('abort', stop);
-  try {
-    const t1 = performance.now();
-    const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
-    const scored = (await run(pool, abort, o, 'score', jobs.map((job) => ({ kind: 'score' as const, job })))) as RangeScored[];
-    const sketch = new ScoreSketch();
-    const moments = new Moments();
-    const counters = new ReadCounters();
-    for (const s of scored) {
-      sketch.merge(ScoreSketch.fromJSON(s.sketch));
-      moments.merge(s.moments);
-      addCounts(counters, s.reader);
-    }
-    const t2 = performance.now();
-    o.betweenPasses?.();
-    o.progress?.(cutLine(sketch.totals().segments, o.keep, o.keepBy));
-    const cut = exactCut(sketch, jobs.map((j) => j.spillPath), o.keep, o.keepBy);
-    const t3 = performance.now();
-    let firstId = 0;
-    let firstDoc = 0;
-    const emits: RangeEmitJob[] = jobs.map((job, i) => {
-      const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
-      firstId += scored[i]!.segments;
-      firstDoc += scored[i]!.docs;
-      return e;
-    });
-    const emitted = (await run(pool, abort, o, 'write', emits.map((job) => ({ kind: 'emit' as const, job })))) as RangeEmitted[];
-    const tally = emptyTally();
-    let wrote = false;
-    for (let i = 0; i < emits.length; i++) {
-      const e = emitted[i]!;
-      addTally(tally, e.tally);
-      // A text block after earlier output is preceded by a blank line, as RunWriter does.
-      if (wrote && e.startedWithBlock) await o.sink.write('\n');
-      wrote = (await copyInto(emits[i]!.partPath, o.sink)) || wrote;
-      rmSync(emits[i]!.partPath, { force: true }); // a fifth of the input: not left in a --work-dir
-      if (o.sink.closedEarly) break;
-    }
-    return { cut, sketch, moments, reader: counters.toJSON(), tally, seconds: { pass1: (t2 - t1) / 1000, cut: (t3 - t2) / 1000, pass2: (performance.now() - t3) / 1000 } };
-  } finally {
-    o.signal?.removeEventListener('abort', stop);
-  }
+export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: RangeFilterOptions): PassPlace {
+  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
+  const sketch = new ScoreSketch();
+  let scored: RangeScored[] = [];
+  return {
+    async score() {
+      scored = await run<RangeScored>(pool, o, 'score', jobs.map((job) => ({ kind: 'score' as const, job })), (t, scorer, hooks) => {
+        if (!scorer) throw new TadpoleError('TADPOLE_INTERNAL', 'a pool without a scorer was asked to score a range');
+        return scoreRange(t.job as RangeJob, scorer, hooks);
+      });
+      const moments = new Moments();
+      const counters = new ReadCounters();
+      for (const s of scored) {
+        sketch.merge(ScoreSketch.fromJSON(s.sketch));
+        moments.merge(s.moments);
+        addCounts(counters, s.reader);
+      }
+      return { segments: sketch.totals().segments, moments: { mean: moments.mean, std: moments.std }, reader: counters.toJSON() };
+    },
+    ...(o.betweenPasses ? { betweenPasses: o.betweenPasses } : {}),
+    cut: (keep, keepBy) => exactCut(sketch, jobs.map((j) => j.spillPath), keep, keepBy),
+    async emit(cut) {
+      let firstId = 0;
+      let firstDoc = 0;
+      const emits: RangeEmitJob[] = jobs.map((job, i) => {
+        const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
+        firstId += scored[i]!.segments;
+        firstDoc += scored[i]!.docs;
+        return e;
+      });
+      const emitted = await run<RangeEmitted>(pool, o, 'write', emits.map((job) => ({ kind: 'emit' as const, job })), (t, _scorer, hooks) => emitRange(t.job as RangeEmitJob, hooks));
+      const tally = emptyTally();
+      let wrote = false;
+      for (let i = 0; i < emits.length; i++) {
+        const e = emitted[i]!;
+        addTally(tally, e.tally);
+        // A text block after earlier output is preceded by a blank line, as RunWriter does.
+        if (wrote && e.startedWithBlock) await o.sink.write('\n');
+        wrote = (await copyInto(emits[i]!.partPath, o.sink)) || wrote;
+        rmSync(emits[i]!.partPath, { force: true }); // a fifth of the input: not left in a --work-dir
+        if (o.sink.closedEarly) break;
+      }
+      return tally;
+    },
+  };
 }
 
-/** One pass over every range, with one progress line summed over them. */
-async function run(pool: ScoringPool, abort: SharedArrayBuffer, o: RangeFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>): Promise<Array<RangeScored | RangeEmitted>> {
+/**
+ * One pass over every range on the pool's threads, with one progress line summed over them;
+ * an interrupt stops every range after its current batch.
+ */
+async function run<R>(pool: ScoringPool, o: RangeFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>, here: RunHere): Promise<R[]> {
+  const abort = new SharedArrayBuffer(4);
+  const stop = () => Atomics.store(new Int32Array(abort), 0, 1);
+  if (o.signal?.aborted) stop();
+  o.signal?.addEventListener('abort', stop);
   const progress = new Progress(stage, o.inputs, o.progress);
   const docs = new Array<number>(tasks.length).fill(0);
   const bytes = new Array<number>(tasks.length).fill(0);
@@ -196,14 +194,16 @@ async function run(pool: ScoringPool, abort: SharedArrayBuffer, o: RangeFilterOp
       bytes[i] = b;
       progress.update(sum(docs), sum(bytes));
     },
-  })) as RangeTask[];
+  }));
   try {
-    const out = await pool.runRanges(withProgress, abort);
+    const out = (await pool.runRanges(withProgress, abort, here)) as R[];
     progress.done(sum(docs), sum(bytes));
     return out;
   } catch (err) {
     throwIfAborted(o.signal);
     throw err;
+  } finally {
+    o.signal?.removeEventListener('abort', stop);
   }
 }
 

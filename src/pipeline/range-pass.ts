@@ -8,6 +8,7 @@ import { emitKept, spillScores } from './passes.js';
 import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreDocBatches } from './scored.js';
 import type { InputRef } from '../io/input-kind.js';
+import type { RangeHooks } from './pool-protocol.js';
 
 /**
  * One byte range of the input, scored (pass 1) or emitted (pass 2) by one thread on its
@@ -48,12 +49,6 @@ export interface RangeScored {
 export interface RangeEmitted {
   tally: KeepTally;
   startedWithBlock: boolean;
-}
-
-export interface RangeHooks {
-  progress(docs: number, bytes: number): void;
-  /** True once the run is interrupted: the range stops after its current batch. */
-  aborted(): boolean;
 }
 
 function documentsOf(job: RangeJob, counters: ReadCounters, extra: { firstOrdinal?: number; triage?: Triage } = {}) {

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { isKept } from '../cut/exact.js';
 import { SpillReader } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
@@ -14,7 +13,8 @@ import type { Ledger } from '../store/ledger.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from './progress.js';
-import { RunWriter, writeKeptRuns, type OutFormat } from './runs.js';
+import { RunWriter, type OutFormat } from './runs.js';
+import { writeKept } from './passes.js';
 import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, readShardSummary, type ReadPosition } from './shard-score.js';
 import { ReadDigest } from '../shard/read-digest.js';
 import { DocIndexReader } from './doc-index.js';
@@ -152,11 +152,8 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
     for await (const batch of batches) {
       for (const doc of batch) {
         const seg = index ? nextIndexedDoc(doc, index, spill, opts.segment) : splitAgain(doc, spill, opts.segment);
-        const kept = Uint8Array.from(seg.scores, (score, s) => (isKept(opts.cut, score, off.firstId + consumed + s) ? 1 : 0));
+        await writeKept(writer, doc, seg, opts.cut, off.firstId + consumed, stats);
         consumed += seg.scores.length;
-        const { spans, bounds } = kept.includes(1) ? seg.spansAndBounds() : { spans: [], bounds: [] };
-        await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, stats);
-        stats.documents.total++;
         docs++;
         position = { input: doc.input, offset: doc.nextOffset, line: doc.nextLine ?? 1 };
       }

@@ -12,11 +12,12 @@ import { refuseCorpusWide } from './scored.js';
 import { completeInRunDir } from './complete.js';
 import { partPath, runPaths, shardPaths, type ShardId } from '../shard/layout.js';
 import { RunLock } from '../shard/lock.js';
-import { planShard } from '../shard/plan.js';
+import { planShard, type ShardPlan } from '../shard/plan.js';
 import type { SentenceScorer } from '../select/selector.js';
 import type { Ledger } from '../store/ledger.js';
 import { defaultWorkers } from './pool.js';
-import { openScoring, type Scoring } from './scoring.js';
+import { openScoring, threadsOf, type Scoring } from './scoring.js';
+import { drivePasses, type PassPlace } from './drive.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { sqliteDriver } from '../store/sqlite.js';
@@ -71,6 +72,91 @@ function stageOpts(o: StageCommon) {
   };
 }
 
+/** Pass 1 of a shard, as a run-directory place runs it: the scorer is opened only if the shard still has scoring to do. */
+export interface ShardScoring {
+  inputs: string[];
+  plan: ShardPlan;
+  segment: number;
+  docContext?: number;
+  stdin?: Readable;
+  batchSentences?: number;
+  /** Opens the scorer; `own`: the place disposes it after pass 1. */
+  open: () => Promise<{ scorer: Scoring; own: boolean }>;
+}
+
+/** Pass 2 of a shard, as a run-directory place runs it. */
+export interface ShardEmitting {
+  /** Inputs as pass 2 reads them (stdin replaced by the spool). */
+  inputs: string[];
+  /** The inputs as recorded (stdin named as such): checked unchanged before pass 2. */
+  recorded: string[];
+  /** The shard's part of the inputs, planned once they are known unchanged. */
+  plan: () => ShardPlan;
+  segment: number;
+  partial: string;
+  target: string;
+  outFormat?: OutFormat;
+  /** Runs pass 2 (under the shard's lock, for the emit command). */
+  around?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** What a run-directory place left for its entry to report. */
+export interface ShardResults {
+  summary?: ShardSummary;
+  threads?: number;
+  emitted?: EmitStats;
+}
+
+/**
+ * A shard of a run directory as the place where the passes run (drive.ts): pass 1 into the
+ * shard's spill, doc index and checkpoints, the cut over every shard of the run (cut.json),
+ * pass 2 into a resumable part; the ledger records each. `whole`: one command runs all
+ * three (filter --run-dir), and the run's stage in the ledger follows it.
+ */
+export function runDirPlace(o: StageCommon & { id: ShardId; reader: ReaderOptions; ledger: Ledger; whole?: boolean; score?: ShardScoring; emit?: ShardEmitting }, results: ShardResults = {}): PassPlace<RunCut> {
+  const common = { ...stageOpts(o), id: o.id, reader: o.reader, ledger: o.ledger };
+  return {
+    async score() {
+      const sc = o.score;
+      if (!sc) throw new TadpoleError('TADPOLE_INTERNAL', 'a run-directory place without inputs to score');
+      if (o.whole && existsSync(shardPaths(o.runDir, o.id).done)) return undefined;
+      const { scorer, own } = await sc.open();
+      try {
+        results.threads = threadsOf(scorer);
+        refuseCorpusWide(scorer);
+        if (o.whole) o.ledger.setMeta({ stage: 'score', status: 'running' });
+        const summary = await scoreShard({ ...common, inputs: sc.inputs, plan: sc.plan, scorer, segment: sc.segment, ...(sc.docContext !== undefined ? { docContext: sc.docContext } : {}), ...(sc.stdin ? { stdin: sc.stdin } : {}), ...(sc.batchSentences ? { batchSentences: sc.batchSentences } : {}) });
+        results.summary = summary;
+        return { moments: { mean: summary.moments.mean, std: summary.moments.n > 0 ? Math.sqrt(summary.moments.m2 / summary.moments.n) : 0 }, reader: summary.reader };
+      } finally {
+        if (own) await scorer.dispose();
+      }
+    },
+    cut(keep, keepBy) {
+      if (o.whole) o.ledger.setMeta({ stage: 'cut' });
+      const cut = cutRun(o.runDir, o.id.of, keep, keepBy, o.crashAt);
+      if (o.whole) o.ledger.event(null, 'cut', `threshold ${cut.threshold}, tie id ${cut.tieId}, ${cut.keptSegments}/${cut.totalSegments} segments`);
+      return cut;
+    },
+    recordedCut() {
+      const cut = readCut(o.runDir);
+      if (!cut) throw new TadpoleError('TADPOLE_RUN', `${o.runDir} has no cut yet: run tadpole cut --run-dir ${o.runDir} --keep SHARE first`);
+      return cut;
+    },
+    async emit(cut) {
+      const em = o.emit;
+      if (!em) throw new TadpoleError('TADPOLE_INTERNAL', 'a run-directory place without an output to emit');
+      checkInputsUnchanged(o.ledger, em.recorded, o.runDir);
+      if (o.whole) o.ledger.setMeta({ stage: 'emit' });
+      const plan = em.plan();
+      const run = () => emitShard({ ...common, inputs: em.inputs, plan, segment: em.segment, cut, partial: em.partial, target: em.target, ...(em.outFormat ? { outFormat: em.outFormat } : {}) });
+      const emitted = await (em.around ? em.around(run) : run());
+      results.emitted = emitted;
+      return emitted;
+    },
+  };
+}
+
 /** `score --run-dir DIR --shard i/n`: pass 1 of one shard (all shards of a run must use the same inputs, model and settings). */
 export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary> {
   if (opts.id.of > 1 && opts.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
@@ -79,28 +165,19 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
     // The unit its cut counts unless told: kept with the run, so a later default never changes it.
     if (run.created) run.ledger.setMeta({ keepBy: DEFAULT_KEEP_BY });
-    let scorer: Scoring | undefined;
     try {
       const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
-      // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
-      const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
-      scorer = opts.scorer ?? (await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)));
-      refuseCorpusWide(scorer);
-      return await scoreShard({
-        ...stageOpts(opts),
-        id: opts.id,
-        inputs: opts.inputs,
-        reader: opts.reader,
-        plan,
-        scorer,
-        segment: opts.segment,
-        docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT,
-        ledger: run.ledger,
-        ...(opts.stdin ? { stdin: opts.stdin } : {}),
-        ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
-      });
+      const open = async () => {
+        if (opts.scorer) return { scorer: opts.scorer as Scoring, own: false };
+        // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
+        const completion = await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+        return { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true };
+      };
+      const results: ShardResults = {};
+      const score: ShardScoring = { inputs: opts.inputs, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
+      await drivePasses(runDirPlace({ ...opts, reader: opts.reader, ledger: run.ledger, score }, results), { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['score'] });
+      return results.summary!;
     } finally {
-      if (scorer && !opts.scorer) await scorer.dispose();
       run.ledger.close();
     }
   });
@@ -121,12 +198,13 @@ export interface ReplacedCut {
  * A cut that differs from the one before it removes the parts emitted under that one, so
  * `cat parts/part-*` never mixes two cuts; the ledger marks those shards stale.
  */
-export function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?: string): RunCut & { replaced?: ReplacedCut } {
+export async function cutStage(runDir: string, keep: number, keepBy: KeepBy, crashAt?: string): Promise<RunCut & { replaced?: ReplacedCut }> {
   const { ledger, identity } = openExistingRun(runDir);
   const lock = RunLock.acquire(runPaths(runDir).lock, `run directory ${runDir}`);
   try {
     const earlier = readCut(runDir);
-    const cut = cutRun(runDir, identity.of, keep, keepBy, crashAt);
+    const place = runDirPlace({ runDir, resume: false, id: { shard: 0, of: identity.of }, reader: identity.reader, ledger, ...(crashAt ? { crashAt } : {}) });
+    const cut = (await drivePasses(place, { keep, keepBy, stages: ['cut'] })).cut!;
     // The earlier cut's parts go as soon as cut.json names the new one, before any ledger write:
     // one that fails (a full disk) must not leave them, for a second cut would find cut.json
     // the same as itself and keep them.
@@ -191,19 +269,25 @@ export interface EmitStageOptions extends StageCommon {
 /** `emit --run-dir DIR --shard i/n`: shard i's kept text (reads inputs and settings from the ledger). */
 export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { target: string }> {
   const { ledger, identity } = openExistingRun(opts.runDir);
+  const target = opts.output ?? partPath(opts.runDir, opts.id);
   try {
     if (identity.of !== opts.id.of) throw new TadpoleError('TADPOLE_USAGE', `${opts.runDir} was scored as ${identity.of} shards, not ${opts.id.of}: use --shard I/${identity.of}`);
-    const cut = readCut(opts.runDir);
-    if (!cut) throw new TadpoleError('TADPOLE_RUN', `${opts.runDir} has no cut yet: run tadpole cut --run-dir ${opts.runDir} --keep SHARE first`);
     const inputs = identity.inputs.map((i) => (i === STDIN ? runPaths(opts.runDir).spool : i));
-    checkInputsUnchanged(ledger, identity.inputs, opts.runDir);
-    const plan = planShard(inputs, ledger.inputs(), identity.reader, opts.id.shard, opts.id.of);
-    const target = opts.output ?? partPath(opts.runDir, opts.id);
-    mkdirSync(runPaths(opts.runDir).parts, { recursive: true });
-    const partial = `${partPath(opts.runDir, opts.id)}.partial`;
-    const stats = await withShardLock(opts.runDir, opts.id, () =>
-      emitShard({ ...stageOpts(opts), id: opts.id, inputs, reader: identity.reader, plan, segment: identity.segment, cut, ledger, partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) }),
-    );
+    const emit: ShardEmitting = {
+      inputs,
+      recorded: identity.inputs,
+      plan: () => planShard(inputs, ledger.inputs(), identity.reader, opts.id.shard, opts.id.of),
+      segment: identity.segment,
+      partial: `${partPath(opts.runDir, opts.id)}.partial`,
+      target,
+      ...(opts.outFormat ? { outFormat: opts.outFormat } : {}),
+      around: (fn) => {
+        mkdirSync(runPaths(opts.runDir).parts, { recursive: true });
+        return withShardLock(opts.runDir, opts.id, fn);
+      },
+    };
+    const place = runDirPlace({ ...opts, reader: identity.reader, ledger, emit });
+    const stats = (await drivePasses(place, { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['emit'] })).tally as EmitStats;
     return { ...stats, target };
   } finally {
     ledger.close();

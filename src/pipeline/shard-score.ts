@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
-import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
-import { SpillWriter, truncateSpill } from '../cut/spill.js';
+import type { SketchJSON } from '../cut/sketch.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
@@ -12,8 +11,7 @@ import { resumePlan, type ShardPlan } from '../shard/plan.js';
 import { ReadDigest } from '../shard/read-digest.js';
 import { verifyPrefix } from '../shard/stdin-prefix.js';
 import type { Ledger } from '../store/ledger.js';
-import { DocIndexWriter } from './doc-index.js';
-import { Moments, spillBatch, type SpillTargets } from './passes.js';
+import { openSpill, spillBatch } from './passes.js';
 import { Progress } from './progress.js';
 import { scoreDocuments, type Scoring } from './scoring.js';
 
@@ -116,27 +114,20 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   const prior = opts.ledger.shard(shard, of);
   opts.ledger.startShard(shard, of, 'score', !!cp);
 
-  let spill: SpillWriter;
   // The doc index lets emit skip the splitter and the decoding of documents with nothing
   // kept (as filter's pass 2 does). A checkpoint from before it existed resumes without one.
-  let index: DocIndexWriter | undefined;
-  const sketch = new ScoreSketch();
+  const resumed = cp && existsSync(p.spill) ? cp.state : undefined;
+  const to = openSpill({ spill: p.spill, docIndex: p.docIndex }, resumed);
+  const { spill, index, sketch, moments } = to;
   const counters = new ReadCounters();
-  const moments = new Moments();
   let plan = opts.plan;
   let docs = 0;
   let sentences = 0;
   let bytes = 0;
   let secondsBefore = 0;
   const digest = new ReadDigest(opts.inputs, opts.reader.format, opts.plan);
-  if (cp && existsSync(p.spill)) {
-    const s = cp.state;
-    truncateSpill(p.spill, s.spillRecords);
-    spill = new SpillWriter(p.spill, true);
-    if (s.docIndexBytes !== undefined && existsSync(p.docIndex)) index = new DocIndexWriter(p.docIndex, s.docIndexBytes);
-    else rmSync(p.docIndex, { force: true });
-    sketch.merge(ScoreSketch.fromJSON(s.sketch));
-    Object.assign(moments, s.moments);
+  if (resumed) {
+    const s = resumed;
     counters.restore(s.reader);
     checkReadDigest(digest, s.at, s.readSha256, opts.runDir);
     plan = resumePlan(plan, s.at);
@@ -145,9 +136,6 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     bytes = s.bytes;
     secondsBefore = s.seconds;
     opts.ledger.event(shard, 'resume', `score from input ${s.at.input} byte ${s.at.offset} (${s.spillRecords} segments kept)`);
-  } else {
-    spill = new SpillWriter(p.spill);
-    index = new DocIndexWriter(p.docIndex);
   }
 
   // stdin: spooled for pass 2; a resumed pass 1 reads stdin again and checks it against the old spool.
@@ -202,7 +190,6 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
       ...(stdin ? { stdin } : {}),
       ...(spool ? { spool } : {}),
     });
-    const to: SpillTargets = { spill, sketch, moments, index };
     for await (const b of scoreDocuments(docBatches, opts.scorer, opts.batchSentences)) {
       for (const seg of spillBatch(b, to, opts.scorer.method, opts.segment, opts.docContext, spill.count)) {
         sentences += seg.sentences;
