@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runMain, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
@@ -15,7 +15,7 @@ beforeAll(async () => {
   // Plain text: documents separated by blank lines (inner blank lines folded so documents stay whole).
   mixText = mix.map((d) => d.text.replace(/\n\s*\n/g, '\n').trim()).join('\n\n') + '\n';
   writeFileSync(f('mix.txt'), mixText);
-  const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('model.json')]);
+  const fit = await runMain(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('model.json')]);
   expect(fit.stderr).toContain('fitted contrast');
   expect(fit.code).toBe(0);
 });
@@ -31,7 +31,7 @@ interface Stats {
 
 /** The bytes of the mix's largest segment: an exact cut by bytes lands within one segment of its share. */
 async function largestSegmentBytes(model: string): Promise<number> {
-  const seg = await runCli(['score', '-m', model, '--segments', f('mix.txt')]);
+  const seg = await runMain(['score', '-m', model, '--segments', f('mix.txt')]);
   expect(seg.code).toBe(0);
   const texts = seg.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
   // A segment's bytes count the line breaks between its sentences too.
@@ -40,7 +40,7 @@ async function largestSegmentBytes(model: string): Promise<number> {
 
 describe('tadpole filter (end to end, real text)', () => {
   it('keeps 20% of the bytes (the default unit) to within one segment; blocks are verbatim input, in input order; same bytes twice', async () => {
-    const a = await runCli(['filter', '-m', f('model.json'), '--keep', '0.2', f('mix.txt'), '-o', f('kept.txt'), '--stats', f('stats.json')]);
+    const a = await runMain(['filter', '-m', f('model.json'), '--keep', '0.2', f('mix.txt'), '-o', f('kept.txt'), '--stats', f('stats.json')]);
     expect(a.code).toBe(0);
     const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats & { keepBy: string };
     expect(stats.keepBy).toBe('bytes');
@@ -59,13 +59,13 @@ describe('tadpole filter (end to end, real text)', () => {
       at = pos + b.length;
     }
     expect(Buffer.byteLength(out)).toBeGreaterThanOrEqual(stats.bytes.kept);
-    const b = await runCli(['filter', '-m', f('model.json'), f('mix.txt'), '-o', f('kept2.txt')]);
+    const b = await runMain(['filter', '-m', f('model.json'), f('mix.txt'), '-o', f('kept2.txt')]);
     expect(b.code).toBe(0);
     expect(readFileSync(f('kept2.txt')).equals(readFileSync(f('kept.txt')))).toBe(true);
   });
 
   it('--keep-by sentences keeps 20% of the sentences to within one segment, and its summary says so', async () => {
-    const r = await runCli(['filter', '-m', f('model.json'), '--keep-by', 'sentences', f('mix.txt'), '-o', f('kept-sentences.txt'), '--stats', f('stats-sentences.json')]);
+    const r = await runMain(['filter', '-m', f('model.json'), '--keep-by', 'sentences', f('mix.txt'), '-o', f('kept-sentences.txt'), '--stats', f('stats-sentences.json')]);
     expect(r.code).toBe(0);
     const stats = JSON.parse(readFileSync(f('stats-sentences.json'), 'utf8')) as Stats & { keepBy: string };
     expect(stats.keepBy).toBe('sentences');
@@ -83,7 +83,7 @@ describe('tadpole filter (end to end, real text)', () => {
   });
 
   it('JSONL: other fields come through; the task domain dominates what is kept', async () => {
-    const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q']);
+    const r = await runMain(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q']);
     expect(r.code).toBe(0);
     const recs = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { text: string; source: string; tadpole: { doc: number; segments: number[] } });
     const bySource: Record<string, number> = {};
@@ -103,8 +103,8 @@ describe('tadpole filter (end to end, real text)', () => {
     const lines = mix.map((d) => JSON.stringify(d));
     const dirty = lines.flatMap((l, i) => (i % 3 === 0 ? [junk[i % junk.length]!, l] : i % 7 === 0 ? [l + '\r'] : [l]));
     writeFileSync(f('dirty.jsonl'), '\uFEFF' + dirty.join('\n') + '\n');
-    const clean = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q', '--stats', f('clean-stats.json')]);
-    const r = await runCli(['filter', '-m', f('model.json'), f('dirty.jsonl'), '-q', '--stats', f('dirty-stats.json')]);
+    const clean = await runMain(['filter', '-m', f('model.json'), f('mix.jsonl'), '-q', '--stats', f('clean-stats.json')]);
+    const r = await runMain(['filter', '-m', f('model.json'), f('dirty.jsonl'), '-q', '--stats', f('dirty-stats.json')]);
     expect(clean.code).toBe(0);
     expect(r.code).toBe(0);
     const st = JSON.parse(readFileSync(f('dirty-stats.json'), 'utf8')) as Stats & { documents: { total: number; withKept: number }; reader: Record<string, number> };
@@ -122,7 +122,7 @@ describe('tadpole filter (end to end, real text)', () => {
     expect(bad).toBeGreaterThan(1);
     expect(r.stderr).toBe(`tadpole: warning: skipped ${skipped} (counts in --stats; --strict stops at the first bad record and names its line)\n`);
     for (const cmd of [['score', '-m', f('model.json')], ['split']]) {
-      const other = await runCli([...cmd, f('dirty.jsonl')]);
+      const other = await runMain([...cmd, f('dirty.jsonl')]);
       expect(other.code).toBe(0);
       expect(other.stderr).toContain(`tadpole: warning: skipped ${bad} JSONL lines that are not JSON objects`);
     }
@@ -131,10 +131,10 @@ describe('tadpole filter (end to end, real text)', () => {
   it('--threshold (one streaming pass) keeps exactly the segments scoring <= T, and reproduces the cut when no tie sits at T', async () => {
     const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats & { tieId: number };
     const T = stats.threshold;
-    const r = await runCli(['filter', '-m', f('model.json'), '--threshold', String(T), f('mix.txt'), '-q', '--stats', f('thr-stats.json')]);
+    const r = await runMain(['filter', '-m', f('model.json'), '--threshold', String(T), f('mix.txt'), '-q', '--stats', f('thr-stats.json')]);
     expect(r.code).toBe(0);
     const thr = JSON.parse(readFileSync(f('thr-stats.json'), 'utf8')) as Stats;
-    const seg = await runCli(['score', '-m', f('model.json'), '--segments', '--no-text', f('mix.txt')]);
+    const seg = await runMain(['score', '-m', f('model.json'), '--segments', '--no-text', f('mix.txt')]);
     const scores = seg.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { score: number; segment: number }));
     expect(thr.segments.kept).toBe(scores.filter((x) => x.score <= T).length);
     const tiedAfterCut = scores.filter((x) => x.score === T && x.segment > stats.tieId).length;
@@ -143,7 +143,7 @@ describe('tadpole filter (end to end, real text)', () => {
   });
 
   it('--weights writes every segment with a weight in (0, 1), lower score = higher weight', async () => {
-    const r = await runCli(['filter', '-m', f('model.json'), '--weights', '--C', '2', f('mix.txt'), '-q']);
+    const r = await runMain(['filter', '-m', f('model.json'), '--weights', '--C', '2', f('mix.txt'), '-q']);
     expect(r.code).toBe(0);
     const recs = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { tadpole: { score: number; weight: number } });
     const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
@@ -155,17 +155,17 @@ describe('tadpole filter (end to end, real text)', () => {
 
   it('score prints one record per sentence; --segments one per segment', async () => {
     const stats = JSON.parse(readFileSync(f('stats.json'), 'utf8')) as Stats;
-    const s = await runCli(['score', '-m', f('model.json'), f('mix.txt'), '--no-text']);
+    const s = await runMain(['score', '-m', f('model.json'), f('mix.txt'), '--no-text']);
     expect(s.stdout.toString().trim().split('\n').length).toBe(stats.sentences.total);
-    const g = await runCli(['score', '-m', f('model.json'), '--segments', f('mix.txt')]);
+    const g = await runMain(['score', '-m', f('model.json'), '--segments', f('mix.txt')]);
     const segs = g.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { text: string });
     expect(segs.length).toBe(stats.segments.total);
     expect(mixText).toContain(segs[3]!.text);
     // With text, each sentence's record holds it: `split`'s sentences, in order (the default
     // scores sentences in place, so the text is taken from the document, not from the scorer).
-    const t = await runCli(['score', '-m', f('model.json'), f('mix.txt')]);
+    const t = await runMain(['score', '-m', f('model.json'), f('mix.txt')]);
     const texts = t.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text?: string }).text);
-    const split = await runCli(['split', '--out-format', 'jsonl', f('mix.txt')]);
+    const split = await runMain(['split', '--out-format', 'jsonl', f('mix.txt')]);
     const sentences = split.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
     expect(texts.length).toBe(stats.sentences.total);
     expect(texts).toEqual(sentences);
@@ -187,44 +187,44 @@ describe('tadpole filter (end to end, real text)', () => {
 
   it('empty input: empty output, exit 0', async () => {
     writeFileSync(f('empty.txt'), '');
-    const r = await runCli(['filter', '-m', f('model.json'), f('empty.txt'), '-o', f('empty.out')]);
+    const r = await runMain(['filter', '-m', f('model.json'), f('empty.txt'), '-o', f('empty.out')]);
     expect(r.code).toBe(0);
     expect(readFileSync(f('empty.out'), 'utf8')).toBe('');
   });
 
   it('errors: missing input (3), bad model file (4), embedder mismatch refused (4), usage (2); no output file left', async () => {
-    const missing = await runCli(['filter', '-m', f('model.json'), f('nope.txt'), '-o', f('never.txt')]);
+    const missing = await runMain(['filter', '-m', f('model.json'), f('nope.txt'), '-o', f('never.txt')]);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('nope.txt');
     expect(() => readFileSync(f('never.txt'))).toThrow();
     writeFileSync(f('bad.json'), '{"format":"something else"}');
-    expect((await runCli(['filter', '-m', f('bad.json'), f('mix.txt')])).code).toBe(4);
-    const fitHash = await runCli(['fit', '--task', f('task.jsonl'), '--method', 'tadpole', '--embedder', 'hash', '--dims', '64', '--representation', 'embedder', '-o', f('hash64.json')]);
+    expect((await runMain(['filter', '-m', f('bad.json'), f('mix.txt')])).code).toBe(4);
+    const fitHash = await runMain(['fit', '--task', f('task.jsonl'), '--method', 'tadpole', '--embedder', 'hash', '--dims', '64', '--representation', 'embedder', '-o', f('hash64.json')]);
     expect(fitHash.code).toBe(0);
-    const mismatch = await runCli(['filter', '-m', f('hash64.json'), '--dims', '128', f('mix.txt')]);
+    const mismatch = await runMain(['filter', '-m', f('hash64.json'), '--dims', '128', f('mix.txt')]);
     expect(mismatch.code).toBe(4);
     expect(mismatch.stderr).toMatch(/differs from the one the model was fitted with/);
-    const usage = await runCli(['filter', '-m', f('model.json'), '--keep', '2', f('mix.txt')]);
+    const usage = await runMain(['filter', '-m', f('model.json'), '--keep', '2', f('mix.txt')]);
     expect(usage.code).toBe(2);
-    expect((await runCli(['filter', '--bogus'])).code).toBe(2);
+    expect((await runMain(['filter', '--bogus'])).code).toBe(2);
   });
 
   it('knn-tapt in the paper\'s form selects against the whole corpus: exact share, stdin equals files, no --threshold or shards', async () => {
-    const fit = await runCli(['fit', '--method', 'knn-tapt', '--option', 'form=paper', '--k', '2', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('knn-paper.json')]);
+    const fit = await runMain(['fit', '--method', 'knn-tapt', '--option', 'form=paper', '--k', '2', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), '-o', f('knn-paper.json')]);
     expect(fit.code).toBe(0);
-    const a = await runCli(['filter', '-m', f('knn-paper.json'), f('mix.txt'), '-q', '--stats', f('knn-stats.json')]);
+    const a = await runMain(['filter', '-m', f('knn-paper.json'), f('mix.txt'), '-q', '--stats', f('knn-stats.json')]);
     expect(a.code).toBe(0);
     const stats = JSON.parse(readFileSync(f('knn-stats.json'), 'utf8')) as Stats;
     expect(Math.abs(stats.bytes.kept - 0.2 * stats.bytes.total)).toBeLessThanOrEqual(await largestSegmentBytes(f('model.json')));
-    const b = await runCli(['filter', '-m', f('knn-paper.json'), '-q'], { input: mixText });
+    const b = await runMain(['filter', '-m', f('knn-paper.json'), '-q'], { input: mixText });
     expect(b.stdout.equals(a.stdout)).toBe(true);
-    expect((await runCli(['filter', '-m', f('knn-paper.json'), '--threshold', '0', f('mix.txt')])).code).toBe(2);
-    expect((await runCli(['score', '-m', f('knn-paper.json'), '--run-dir', f('knn-run'), '--shard', '0/2', f('mix.txt')])).code).toBe(2);
+    expect((await runMain(['filter', '-m', f('knn-paper.json'), '--threshold', '0', f('mix.txt')])).code).toBe(2);
+    expect((await runMain(['score', '-m', f('knn-paper.json'), '--run-dir', f('knn-run'), '--shard', '0/2', f('mix.txt')])).code).toBe(2);
   });
 
   it('every command has --help', async () => {
     for (const cmd of ['fit', 'filter', 'score', 'split']) {
-      const r = await runCli([cmd, '--help']);
+      const r = await runMain([cmd, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout.toString()).toContain(`tadpole ${cmd}`);
     }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runMain, tempDir } from '../helpers/cli.js';
 import { BYTES_PER_DEFAULT_THREAD } from '../../src/pipeline/pool.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -21,7 +21,7 @@ beforeAll(async () => {
   mix.splice(20, 0, JSON.stringify({ text: 'Ünïcödé text — with “quotes”. 日本語の文です。 And 🎉 emoji end it.', source: 'odd' }));
   writeFileSync(f('mix.jsonl'), mix.join('\n') + '\n');
   for (const [name, extra] of [['default', []], ['random', ['--method', 'random']]] as const) {
-    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), ...extra, '-o', f(`${name}.json`)]);
+    const fit = await runMain(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl'), ...extra, '-o', f(`${name}.json`)]);
     expect(fit.code, fit.stderr).toBe(0);
   }
 });
@@ -42,7 +42,7 @@ describe('--workers N: the same bytes for every N', () => {
       const outs: Buffer[] = [];
       const stats: unknown[] = [];
       for (const w of ['1', '2', '3']) {
-        const r = await runCli(['filter', '-m', f(`${method}.json`), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-o', f(`out-${w}.jsonl`), '--stats', f(`stats-${w}.json`), '-q']);
+        const r = await runMain(['filter', '-m', f(`${method}.json`), f('mix.jsonl'), '--workers', w, '--batch-sentences', '64', '-o', f(`out-${w}.jsonl`), '--stats', f(`stats-${w}.json`), '-q']);
         expect(r.code, r.stderr).toBe(0);
         outs.push(readFileSync(f(`out-${w}.jsonl`)));
         stats.push(countsOf(f(`stats-${w}.json`), Number(w)));
@@ -56,17 +56,17 @@ describe('--workers N: the same bytes for every N', () => {
   }
 
   it('without --workers a small input runs one thread, and --stats says so', async () => {
-    const r = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '-o', f('out-default-threads.jsonl'), '--stats', f('stats-default-threads.json'), '-q']);
+    const r = await runMain(['filter', '-m', f('default.json'), f('mix.jsonl'), '-o', f('out-default-threads.jsonl'), '--stats', f('stats-default-threads.json'), '-q']);
     expect(r.code, r.stderr).toBe(0);
     expect(statSync(f('mix.jsonl')).size).toBeLessThan(2 * BYTES_PER_DEFAULT_THREAD);
     expect(countsOf(f('stats-default-threads.json'), 1)).toBeDefined();
-    const one = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('out-one-thread.jsonl'), '-q']);
+    const one = await runMain(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('out-one-thread.jsonl'), '-q']);
     expect(one.code, one.stderr).toBe(0);
     expect(readFileSync(f('out-default-threads.jsonl')).equals(readFileSync(f('out-one-thread.jsonl')))).toBe(true);
   });
 
   it('--threshold, --weights, stdin and score give the same bytes with 1 and 2 workers', async () => {
-    const cut = await runCli(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('cut.jsonl'), '--stats', f('cut-stats.json'), '-q']);
+    const cut = await runMain(['filter', '-m', f('default.json'), f('mix.jsonl'), '--workers', '1', '-o', f('cut.jsonl'), '--stats', f('cut-stats.json'), '-q']);
     expect(cut.code, cut.stderr).toBe(0);
     const stats = JSON.parse(readFileSync(f('cut-stats.json'), 'utf8')) as { threshold: number };
     const runs: Array<[string, string[], string | undefined]> = [
@@ -77,8 +77,8 @@ describe('--workers N: the same bytes for every N', () => {
       ['score-segments', ['score', '-m', f('random.json'), '--segments', f('mix.jsonl')], undefined],
     ];
     for (const [name, args, input] of runs) {
-      const one = await runCli([...args, '--workers', '1', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
-      const two = await runCli([...args, '--workers', '2', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
+      const one = await runMain([...args, '--workers', '1', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
+      const two = await runMain([...args, '--workers', '2', '--batch-sentences', '100', '-q'], input !== undefined ? { input } : {});
       expect(one.code, `${name}: ${one.stderr}`).toBe(0);
       expect(two.code, `${name}: ${two.stderr}`).toBe(0);
       expect(one.stdout.length, name).toBeGreaterThan(100);
@@ -99,7 +99,7 @@ describe('--workers N: the same bytes for every N', () => {
     writeFileSync(f('mix.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
     const models: string[] = [];
     for (const w of ['1', '2']) {
-      const r = await runCli(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl.gz'), '--workers', w, '-o', f(`fit-${w}.json`)]);
+      const r = await runMain(['fit', '--task', f('task.jsonl'), '--general', f('mix.jsonl.gz'), '--workers', w, '-o', f(`fit-${w}.json`)]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/general sample: \d+ sentences \(one pass/);
       models.push(readFileSync(f(`fit-${w}.json`), 'utf8'));
@@ -108,7 +108,7 @@ describe('--workers N: the same bytes for every N', () => {
   });
 
   it('a model fitted on the task alone (completed from the corpus at filter time): the same bytes and counts for 1, 2 and 3 workers, with input ranges, and from stdin', async () => {
-    const fit = await runCli(['fit', '--task', f('task.jsonl'), '--general-sample', '400', '-o', f('task-only.json')]);
+    const fit = await runMain(['fit', '--task', f('task.jsonl'), '--general-sample', '400', '-o', f('task-only.json')]);
     expect(fit.code, fit.stderr).toBe(0);
     const countsOfCompleted = (path: string) => {
       const s = countsOf(path) as { completion: { seconds?: number; fingerprint: string } };
@@ -124,7 +124,7 @@ describe('--workers N: the same bytes for every N', () => {
     const outs: Buffer[] = [];
     const stats: unknown[] = [];
     for (const [name, extra] of runs) {
-      const r = await runCli(['filter', '-m', f('task-only.json'), f('mix.jsonl'), ...extra, '--batch-sentences', '64', '-o', f(`task-only-${name}.jsonl`), '--stats', f(`task-only-${name}.json`), '-q']);
+      const r = await runMain(['filter', '-m', f('task-only.json'), f('mix.jsonl'), ...extra, '--batch-sentences', '64', '-o', f(`task-only-${name}.jsonl`), '--stats', f(`task-only-${name}.json`), '-q']);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       outs.push(readFileSync(f(`task-only-${name}.jsonl`)));
       stats.push(countsOfCompleted(f(`task-only-${name}.json`)));
@@ -143,7 +143,7 @@ describe('--workers N: the same bytes for every N', () => {
       expect(outs[i]!.equals(outs[0]!), `${runs[i]![0]} differs from --workers 1`).toBe(true);
       expect(stats[i], runs[i]![0]).toEqual(stats[0]);
     }
-    const piped = await runCli(['filter', '-m', f('task-only.json'), '--format', 'jsonl', '-', '--workers', '2', '--batch-sentences', '64', '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
+    const piped = await runMain(['filter', '-m', f('task-only.json'), '--format', 'jsonl', '-', '--workers', '2', '--batch-sentences', '64', '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout.equals(outs[0]!), 'stdin with 2 workers differs from --workers 1').toBe(true);
     // From `node --input-type=module -e` (a flag a worker refuses), as the benches run it: the
@@ -158,7 +158,7 @@ describe('--workers N: the same bytes for every N', () => {
   });
 
   it('--workers 0 is a usage error that names the fix', async () => {
-    const r = await runCli(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0', '-o', f('never.jsonl')]);
+    const r = await runMain(['filter', '-m', f('random.json'), f('mix.jsonl'), '--workers', '0', '-o', f('never.jsonl')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--workers must be a whole number >= 1/);
     expect(existsSync(f('never.jsonl'))).toBe(false);
@@ -194,7 +194,7 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
       const outs: Buffer[] = [];
       const stats: Array<RangeStats & Record<string, unknown>> = [];
       for (const w of ['1', '2', '3']) {
-        const r = await runCli(['filter', '-m', f('default.json'), ...input, '--workers', w, '--input-ranges', 'on', '--batch-sentences', '64', '--stats', f(`r-${w}.json`), '-q']);
+        const r = await runMain(['filter', '-m', f('default.json'), ...input, '--workers', w, '--input-ranges', 'on', '--batch-sentences', '64', '--stats', f(`r-${w}.json`), '-q']);
         expect(r.code, `${name}: ${r.stderr}`).toBe(0);
         outs.push(r.stdout);
         stats.push(statsOf(f(`r-${w}.json`)));
@@ -225,8 +225,8 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
     });
     /** One thread against `threads` on ranges: the same bytes, and how many ranges ran. */
     const compare = async (inputs: string[], threads: string, name: string) => {
-      const one = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', '1', '-q']);
-      const many = await runCli(['filter', '-m', f('default.json'), ...inputs, '--workers', threads, '--input-ranges', 'on', '--stats', f(`${name}-stats.json`), '-q']);
+      const one = await runMain(['filter', '-m', f('default.json'), ...inputs, '--workers', '1', '-q']);
+      const many = await runMain(['filter', '-m', f('default.json'), ...inputs, '--workers', threads, '--input-ranges', 'on', '--stats', f(`${name}-stats.json`), '-q']);
       expect(many.code, many.stderr).toBe(0);
       expect(one.stdout.length).toBeGreaterThan(1000);
       expect(many.stdout.equals(one.stdout), name).toBe(true);
@@ -245,7 +245,7 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
     lines.splice(Math.round(lines.length / 7), 0, '{broken');
     writeFileSync(f('strict.jsonl'), lines.join('\n') + '\n');
     for (const w of ['2', '3']) {
-      const r = await runCli(['filter', '-m', f('default.json'), f('strict.jsonl'), '--strict', '--workers', w, '--input-ranges', 'on', '-o', f('strict-out.jsonl'), '-q']);
+      const r = await runMain(['filter', '-m', f('default.json'), f('strict.jsonl'), '--strict', '--workers', w, '--input-ranges', 'on', '-o', f('strict-out.jsonl'), '-q']);
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(/strict\.jsonl:\d+: bad JSONL record/);
       expect(existsSync(f('strict-out.jsonl'))).toBe(false);
@@ -254,12 +254,12 @@ describe('--input-ranges: threads that read and filter byte ranges apart give th
 
   it('one gzip file and stdin are read by one reader (no ranges), with the same bytes', async () => {
     writeFileSync(f('ranges.jsonl.gz'), gzipSync(readFileSync(f('mix.jsonl'))));
-    const one = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '1', '-q']);
-    const gz = await runCli(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '2', '--input-ranges', 'on', '--stats', f('gz-stats.json'), '-q']);
+    const one = await runMain(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '1', '-q']);
+    const gz = await runMain(['filter', '-m', f('default.json'), f('ranges.jsonl.gz'), '--workers', '2', '--input-ranges', 'on', '--stats', f('gz-stats.json'), '-q']);
     expect(gz.code, gz.stderr).toBe(0);
     expect(statsOf(f('gz-stats.json')).ranges).toBeUndefined();
     expect(gz.stdout.equals(one.stdout)).toBe(true);
-    const stdin = await runCli(['filter', '-m', f('default.json'), '--format', 'jsonl', '-', '--workers', '2', '--input-ranges', 'on', '--stats', f('stdin-stats.json'), '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
+    const stdin = await runMain(['filter', '-m', f('default.json'), '--format', 'jsonl', '-', '--workers', '2', '--input-ranges', 'on', '--stats', f('stdin-stats.json'), '-q'], { input: readFileSync(f('mix.jsonl'), 'utf8') });
     expect(stdin.code, stdin.stderr).toBe(0);
     expect(statsOf(f('stdin-stats.json')).ranges).toBeUndefined();
     expect(stdin.stdout.equals(one.stdout)).toBe(true);

@@ -52,16 +52,19 @@ export async function fitThenFilter(dir: string, task: string, corpus: string, e
 }
 
 /**
- * The CLI's `main` in this process, with captured streams: the same parsing, checks and
- * output as the `tadpole` binary, without a process start (for help and usage tests).
+ * The CLI's `main` in this process, with captured streams: the same parsing, checks, output
+ * and exit codes as the `tadpole` binary, without a process start and the loading of dist/ it
+ * costs on every call. For the tests of what a command does; those of the process itself
+ * (signals, a closed stdout, Node flags, the binary's own start) spawn it with runCli.
  */
-export async function runMain(args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+export async function runMain(args: string[], opts: { input?: Buffer | string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult & { code: number }> {
   const { Readable, Writable } = await import('node:stream');
   const { main } = await import('../../src/cli/main.js');
   const out: Buffer[] = [];
   let err = '';
   const stdout = new Writable({ write: (chunk: Buffer, _enc, done) => (out.push(Buffer.from(chunk)), done()) });
   const stderr = new Writable({ write: (chunk: Buffer, _enc, done) => ((err += chunk.toString()), done()) });
-  const code = await main(args, { stdin: Readable.from([]), stdout, stderr, stderrIsTTY: false, env: process.env, cwd: process.cwd() });
-  return { code, stdout: Buffer.concat(out), stderr: err };
+  const stdin = Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]);
+  const code = await main(args, { stdin, stdout, stderr, stderrIsTTY: false, env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT });
+  return { code, signal: null, stdout: Buffer.concat(out), stderr: err };
 }
