@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
-import { cutStage } from '../pipeline/shard-run.js';
+import { cutStage } from '../run/shard-run.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';

@@ -10,7 +10,7 @@ import { readSentences } from '../io/sentences.js';
 import { Sink } from '../io/sink.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
-import { runFilter } from '../pipeline/filter.js';
+import { runFilter } from '../run/filter.js';
 import { num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor, shellWord } from './common.js';

@@ -1,9 +1,9 @@
 import { TadpoleError } from '../core/errors.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
-import { copyToStream } from '../pipeline/filter-dir.js';
-import { emitStage } from '../pipeline/shard-run.js';
-import { parseShard } from '../shard/layout.js';
-import { interruptExit, trapSignals } from '../shard/signals.js';
+import { copyToStream } from '../run/filter-dir.js';
+import { emitStage } from '../run/shard-run.js';
+import { parseShard } from '../run/layout.js';
+import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';

@@ -1,5 +1,5 @@
 import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
-import { recordedKeepBy } from '../pipeline/run-dir.js';
+import { recordedKeepBy } from '../run/run-dir.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 
 export const keepByFlag: FlagSpec = {

@@ -1,6 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
-import { readCut } from '../pipeline/run-cut.js';
-import { Ledger } from '../store/ledger.js';
+import { readCut } from '../run/run-cut.js';
+import { Ledger } from '../run/ledger.js';
 import { bool, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 

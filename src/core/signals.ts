@@ -1,4 +1,4 @@
-import { EXIT } from '../core/errors.js';
+import { EXIT } from './errors.js';
 import { Interrupted } from './interrupt.js';
 
 /**

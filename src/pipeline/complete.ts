@@ -5,17 +5,14 @@ import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import { inputPath, type InputKind, type InputRef } from '../io/input-kind.js';
-import { STDIN } from '../io/input.js';
+import type { InputKind, InputRef } from '../io/input-kind.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
 import { sampleSentences, type SentenceSample } from '../io/sample.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
-import { readModel, writeModel, type CompletionSample, type ModelFile } from '../model/file.js';
-import { runPaths } from '../shard/layout.js';
-import type { Ledger } from '../store/ledger.js';
+import type { CompletionSample, ModelFile } from '../model/file.js';
 import { startWorker } from './pool.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
-import { Interrupted, throwIfAborted } from '../shard/interrupt.js';
+import { Interrupted, throwIfAborted } from '../core/interrupt.js';
 import { fitStep, PhaseProgress, readingProgress } from './progress.js';
 
 /** What the completion did, for --stats and stderr. */
@@ -109,38 +106,6 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
   }
   throwIfAborted(opts.signal);
   return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
-}
-
-/**
- * The same, once per run directory: the completed model is kept there and its sample's
- * fingerprint claimed in the ledger, so --resume and every shard score with the very same
- * model (a shard that drew a different sample, i.e. saw other inputs, is refused).
- */
-export async function completeInRunDir(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
-  if (!needsCompletion(model)) return { model };
-  const path = runPaths(runDir).completedModel;
-  const recorded = ledger.meta('completion');
-  if (recorded !== undefined && existsSync(path)) {
-    const kept = readModel(path);
-    const sample = kept.completion?.sample;
-    if (!sample || sample.fingerprint !== recorded) {
-      throw new TadpoleError('TADPOLE_RUN', `${path} does not hold the completion the run recorded (fingerprint ${recorded}): the run directory is damaged; start a new --run-dir`);
-    }
-    opts.log?.(`model fitted without --general: reusing the completion recorded in ${runDir} (sample fingerprint ${sample.fingerprint}, ${sample.sentences} sentences)`);
-    return { model: kept, info: { ...sample, seconds: 0, reused: true } };
-  }
-  if (inputs.some((i) => inputPath(i) === STDIN)) {
-    throw new TadpoleError('TADPOLE_USAGE', 'a model fitted without --general is completed from the corpus, which a --run-dir run cannot sample from stdin: give the input as files, or refit with --general FILE');
-  }
-  const done = await completeFromCorpus(model, inputs, reader, opts);
-  const fp = done.info!.fingerprint;
-  writeModel(path, done.model);
-  const inForce = ledger.claim('completion', fp);
-  if (inForce !== fp) {
-    throw new TadpoleError('TADPOLE_RUN', `this process drew corpus sample ${fp}, but ${runDir} was completed with ${inForce}: every shard must see the same inputs`);
-  }
-  ledger.event(null, 'complete', `${done.model.method} completed from ${done.info!.sentences} corpus sentences (${done.info!.sampler}), fingerprint ${fp}`);
-  return done;
 }
 
 /** The completion worker (complete-worker.ts), waiting for its job; `ended` rejects if it fails or exits first. */

@@ -41,7 +41,7 @@ export interface RangeHooks {
 /** Runs a range job on the calling thread, with its scorer (none: a pool that only splits). */
 export type RunHere = (task: Omit<RangeTask, 'progress'>, scorer: SentenceScorer | undefined, hooks: RangeHooks) => Promise<unknown>;
 
-/** Main -> worker: score or emit one whole range of the input on this thread (range-filter.ts). */
+/** Main -> worker: score or emit one whole range of the input on this thread (run/range-filter.ts). */
 export type RangeRequest = { type: 'range'; id: number; abort: SharedArrayBuffer } & Omit<RangeTask, 'progress'>;
 
 /** Finish the current batch, skip queued ones, dispose the scorer, exit. */

@@ -250,7 +250,7 @@ export class ScoringPool {
   }
 
   /**
-   * Runs range jobs (range-filter.ts) on every thread of the pool, this one included (by
+   * Runs range jobs (run/range-filter.ts) on every thread of the pool, this one included (by
    * `here`, with this thread's scorer): each thread takes the next job as it finishes one, so
    * a slow range does not hold the others. Results come back in job order. Setting
    * `abort[0]` stops every job after its current batch; the first failure sets it too.

@@ -3,7 +3,7 @@ import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '..
 import type { ByteRange } from '../io/input.js';
 import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { Interrupted } from '../shard/interrupt.js';
+import { Interrupted } from '../core/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
 import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreDocBatches } from './scored.js';
@@ -13,7 +13,7 @@ import type { RangeHooks } from './pool-protocol.js';
 /**
  * One byte range of the input, scored (pass 1) or emitted (pass 2) by one thread on its
  * own, as a shard is, so that every thread reads, parses and splits for itself
- * (range-filter.ts). Plain data: it crosses to a worker thread as it is.
+ * (run/range-filter.ts). Plain data: it crosses to a worker thread as it is.
  */
 export interface RangeJob {
   /** Kinds resolved once by the planner (plain data), so no thread judges an input's bytes again. */

@@ -43,7 +43,7 @@ export class RunWriter {
   /**
    * Whether the first run this writer wrote was a text block (which a writer that had
    * written before would have preceded by a blank line): parts written apart and joined
-   * later (range-filter.ts) add that separator when they are joined.
+   * later (run/range-filter.ts) add that separator when they are joined.
    */
   startedWithBlock = false;
 

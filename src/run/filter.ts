@@ -13,22 +13,22 @@ import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { checkFilterOptions } from './checks.js';
+import { checkFilterOptions } from '../pipeline/checks.js';
 import { needsCompletion } from '../model/complete.js';
-import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from './complete.js';
-import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from './passes.js';
-import { Progress } from './progress.js';
+import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from '../pipeline/complete.js';
+import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from '../pipeline/passes.js';
+import { Progress } from '../pipeline/progress.js';
 import { drivePasses, type PassPlace } from './drive.js';
 import type { ScoreSketch } from '../cut/sketch.js';
 import { heldOutEntry, type HeldOut } from '../model/describe.js';
-import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
-import { throwIfAborted } from '../shard/interrupt.js';
-import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { defaultWorkers, ScoringPool } from './pool.js';
+import { emptyTally, RunWriter, type KeepTally, type OutFormat } from '../pipeline/runs.js';
+import { throwIfAborted } from '../core/interrupt.js';
+import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
+import { defaultWorkers, ScoringPool } from '../pipeline/pool.js';
 import { planRanges, rangesPlace, type RangeFilterOptions } from './range-filter.js';
-import { sentencesOf, splitBatches, type ScoredBatch } from './scored.js';
-import { openScoring, scoreDocuments, threadsOf, type Scoring } from './scoring.js';
-import { segmentsOf } from './segments.js';
+import { sentencesOf, splitBatches, type ScoredBatch } from '../pipeline/scored.js';
+import { openScoring, scoreDocuments, threadsOf, type Scoring } from '../pipeline/scoring.js';
+import { segmentsOf } from '../pipeline/segments.js';
 
 export interface FilterOptions {
   /** Paths (or '-'), or their kinds already resolved; runFilter resolves each once, and every pass reads that record. */

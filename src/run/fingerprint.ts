@@ -5,7 +5,7 @@ import { TadpoleError } from '../core/errors.js';
 import { isSeekableText } from '../io/format/magic.js';
 import { inputPath, type InputRef } from '../io/input-kind.js';
 import { openForRead, STDIN } from '../io/input.js';
-import type { InputFingerprint } from '../store/ledger.js';
+import type { InputFingerprint } from './ledger.js';
 
 /** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
 const END_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { TadpoleError } from '../core/errors.js';
 
 /**
  * Run directory layout (every file a step needs from an earlier one):
- *   ledger.sqlite                 the ledger (src/store/ledger.ts)
+ *   ledger.sqlite                 the ledger (src/run/ledger.ts)
  *   lock                          filter/cut: one process at a time
  *   stdin.spool                   stdin's raw bytes, for pass 2
  *   shards/I-of-N/lock            score/emit of one shard: one process at a time

@@ -4,7 +4,7 @@ import { TadpoleError } from '../core/errors.js';
 import { isDelimited, type ReaderOptions } from '../io/documents.js';
 import { resolveInputs, type InputRef } from '../io/input-kind.js';
 import { STDIN, type ByteRange } from '../io/input.js';
-import type { InputFingerprint } from '../store/ledger.js';
+import type { InputFingerprint } from './ledger.js';
 
 /** What one shard reads: a set of inputs, some of them byte ranges. */
 export interface ShardPlan {

@@ -6,16 +6,16 @@ import { ScoreSketch } from '../cut/sketch.js';
 import { ReadCounters, type ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { Sink } from '../io/sink.js';
-import { throwIfAborted } from '../shard/interrupt.js';
-import { planShard, type ShardPlan } from '../shard/plan.js';
-import type { InputFingerprint } from '../store/ledger.js';
+import { throwIfAborted } from '../core/interrupt.js';
+import { planShard, type ShardPlan } from './plan.js';
+import type { InputFingerprint } from './ledger.js';
 import type { PassPlace } from './drive.js';
-import { Moments } from './passes.js';
-import type { RangeTask, RunHere } from './pool-protocol.js';
-import type { ScoringPool } from './pool.js';
-import { Progress } from './progress.js';
-import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from './range-pass.js';
-import { addTally, emptyTally, type OutFormat } from './runs.js';
+import { Moments } from '../pipeline/passes.js';
+import type { RangeTask, RunHere } from '../pipeline/pool-protocol.js';
+import type { ScoringPool } from '../pipeline/pool.js';
+import { Progress } from '../pipeline/progress.js';
+import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from '../pipeline/range-pass.js';
+import { addTally, emptyTally, type OutFormat } from '../pipeline/runs.js';
 import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
 
 /**

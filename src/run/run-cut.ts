@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { checkKeep } from './checks.js';
+import { checkKeep } from '../pipeline/checks.js';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
 import { SpillReader } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
-import { crashPoint } from '../shard/interrupt.js';
-import { runPaths, shardPaths } from '../shard/layout.js';
+import { crashPoint } from '../core/interrupt.js';
+import { runPaths, shardPaths } from './layout.js';
 import { readShardSummary, type MomentsState, type ShardSummary } from './shard-score.js';
 
 /** Where each shard's segments and documents sit in the global numbering. */

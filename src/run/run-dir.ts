@@ -4,8 +4,13 @@ import { TadpoleError } from '../core/errors.js';
 import { LEGACY_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
-import { fingerprintInputs, inputsDiffer } from '../shard/fingerprint.js';
-import { LEDGER_FILE, Ledger, type InputFingerprint } from '../store/ledger.js';
+import { inputPath, type InputRef } from '../io/input-kind.js';
+import { needsCompletion } from '../model/complete.js';
+import { readModel, writeModel, type ModelFile } from '../model/file.js';
+import { completeFromCorpus, type CompleteFromCorpusOptions, type CorpusCompletion } from '../pipeline/complete.js';
+import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
+import { runPaths } from './layout.js';
+import { LEDGER_FILE, Ledger, type InputFingerprint } from './ledger.js';
 
 /** What a run directory is a run OF: a resumed or sharded command must match it. */
 export interface RunIdentity {
@@ -126,4 +131,36 @@ function identityDiff(was: RunIdentity, now: RunIdentity): string {
   for (const k of ['segment', 'keep', 'keepBy'] as const) if (was[k] !== now[k]) return `--${k === 'keepBy' ? 'keep-by' : k} was ${String(was[k])}, now ${String(now[k])}`;
   for (const [k, v] of Object.entries(was.reader)) if ((now.reader as unknown as Record<string, unknown>)[k] !== v) return `reader option ${k} was ${JSON.stringify(v)}, now ${JSON.stringify((now.reader as unknown as Record<string, unknown>)[k])}`;
   return 'its settings differ';
+}
+
+/**
+ * The same, once per run directory: the completed model is kept there and its sample's
+ * fingerprint claimed in the ledger, so --resume and every shard score with the very same
+ * model (a shard that drew a different sample, i.e. saw other inputs, is refused).
+ */
+export async function completeInRunDir(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+  if (!needsCompletion(model)) return { model };
+  const path = runPaths(runDir).completedModel;
+  const recorded = ledger.meta('completion');
+  if (recorded !== undefined && existsSync(path)) {
+    const kept = readModel(path);
+    const sample = kept.completion?.sample;
+    if (!sample || sample.fingerprint !== recorded) {
+      throw new TadpoleError('TADPOLE_RUN', `${path} does not hold the completion the run recorded (fingerprint ${recorded}): the run directory is damaged; start a new --run-dir`);
+    }
+    opts.log?.(`model fitted without --general: reusing the completion recorded in ${runDir} (sample fingerprint ${sample.fingerprint}, ${sample.sentences} sentences)`);
+    return { model: kept, info: { ...sample, seconds: 0, reused: true } };
+  }
+  if (inputs.some((i) => inputPath(i) === STDIN)) {
+    throw new TadpoleError('TADPOLE_USAGE', 'a model fitted without --general is completed from the corpus, which a --run-dir run cannot sample from stdin: give the input as files, or refit with --general FILE');
+  }
+  const done = await completeFromCorpus(model, inputs, reader, opts);
+  const fp = done.info!.fingerprint;
+  writeModel(path, done.model);
+  const inForce = ledger.claim('completion', fp);
+  if (inForce !== fp) {
+    throw new TadpoleError('TADPOLE_RUN', `this process drew corpus sample ${fp}, but ${runDir} was completed with ${inForce}: every shard must see the same inputs`);
+  }
+  ledger.event(null, 'complete', `${done.model.method} completed from ${done.info!.sentences} corpus sentences (${done.info!.sampler}), fingerprint ${fp}`);
+  return done;
 }

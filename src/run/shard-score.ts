@@ -5,15 +5,15 @@ import type { SketchJSON } from '../cut/sketch.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
-import { crashPoint, throwIfAborted } from '../shard/interrupt.js';
-import { runPaths, shardPaths, type ShardId } from '../shard/layout.js';
-import { resumePlan, type ShardPlan } from '../shard/plan.js';
-import { ReadDigest } from '../shard/read-digest.js';
-import { verifyPrefix } from '../shard/stdin-prefix.js';
-import type { Ledger } from '../store/ledger.js';
-import { openSpill, spillBatch } from './passes.js';
-import { Progress } from './progress.js';
-import { scoreDocuments, type Scoring } from './scoring.js';
+import { crashPoint, throwIfAborted } from '../core/interrupt.js';
+import { runPaths, shardPaths, type ShardId } from './layout.js';
+import { resumePlan, type ShardPlan } from './plan.js';
+import { ReadDigest } from './read-digest.js';
+import { verifyPrefix } from './stdin-prefix.js';
+import type { Ledger } from './ledger.js';
+import { openSpill, spillBatch } from '../pipeline/passes.js';
+import { Progress } from '../pipeline/progress.js';
+import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
 
 /** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
 export const DEFAULT_CHECKPOINT_SECONDS = 2;
@@ -46,7 +46,7 @@ export interface ShardSummary {
   resumes: number;
   /** The shard left a doc index (docs.index) that its emit reads instead of splitting again; absent in runs scored before it existed. */
   docIndex?: boolean;
-  /** sha256 of every plain-text input byte the shard read (shard/read-digest.ts): emit reads the same bytes or refuses. */
+  /** sha256 of every plain-text input byte the shard read (read-digest.ts): emit reads the same bytes or refuses. */
   readSha256?: string;
 }
 
@@ -62,7 +62,7 @@ interface ScoreCheckpoint {
   seconds: number;
   /** Length of the doc index at this checkpoint; absent in checkpoints written before it existed. */
   docIndexBytes?: number;
-  /** sha256 of the input bytes read up to `at` (shard/read-digest.ts); absent in checkpoints written before it existed. */
+  /** sha256 of the input bytes read up to `at` (read-digest.ts); absent in checkpoints written before it existed. */
   readSha256?: string;
 }
 

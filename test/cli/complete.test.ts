@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/store/ledger.js';
+import { Ledger } from '../../src/run/ledger.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 import { cli, tempDir } from '../shard/helpers.js';
 import { rmSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
 import { SPILL_HEADER, SPILL_RECORD } from '../../src/cut/spill.js';
-import { Ledger } from '../../src/store/ledger.js';
+import { Ledger } from '../../src/run/ledger.js';
 import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
 
 // ~0.7 MB of real news text; small batches and checkpoints after every batch, so a

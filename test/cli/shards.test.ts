@@ -2,8 +2,8 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/store/ledger.js';
-import { sqliteDriver } from '../../src/store/sqlite.js';
+import { Ledger } from '../../src/run/ledger.js';
+import { sqliteDriver } from '../../src/run/sqlite.js';
 import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
 
 let dir: string;

@@ -12,7 +12,7 @@ import { TadpoleError } from '../../src/core/errors.js';
 import { fitModel as fitLibraryModel } from '../../src/model/fit.js';
 import { readModel, writeModel, type ModelFile } from '../../src/model/file.js';
 import { openScorer } from '../../src/model/open.js';
-import { Ledger } from '../../src/store/ledger.js';
+import { Ledger } from '../../src/run/ledger.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 import { fileDigest, listFiles } from '../helpers/files.js';
 import { cli, fitModel, newsJsonl, tempDir } from '../shard/helpers.js';

@@ -5,7 +5,7 @@ import { TadpoleError } from '../../src/core/errors.js';
 import { DEFAULT_READER } from '../../src/io/documents.js';
 import { Sink } from '../../src/io/sink.js';
 import type { ModelFile } from '../../src/model/file.js';
-import { runFilter } from '../../src/pipeline/filter.js';
+import { runFilter } from '../../src/run/filter.js';
 import { testDir } from '../helpers/temp.js';
 
 describe('runFilter refusing its options', () => {

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/store/ledger.js';
+import { Ledger } from '../../src/run/ledger.js';
 import { testDir } from '../helpers/temp.js';
 
 const dir = testDir('tadpole-ledger-');

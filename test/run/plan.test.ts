@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READER, readDocuments } from '../../src/io/documents.js';
-import { fingerprintInputs } from '../../src/shard/fingerprint.js';
-import { nextBoundary, planShard } from '../../src/shard/plan.js';
-import { tempDir } from './helpers.js';
+import { fingerprintInputs } from '../../src/run/fingerprint.js';
+import { nextBoundary, planShard } from '../../src/run/plan.js';
+import { tempDir } from '../shard/helpers.js';
 
 describe('shard plan', () => {
   it('nextBoundary: a line start for JSONL, the start of a blank line for paragraphs', () => {

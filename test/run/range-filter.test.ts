@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_READER } from '../../src/io/documents.js';
 import { Moments } from '../../src/pipeline/passes.js';
-import { planRanges, rangeSizes, RANGES_PER_THREAD } from '../../src/pipeline/range-filter.js';
-import { fingerprintInputs } from '../../src/shard/fingerprint.js';
+import { planRanges, rangeSizes, RANGES_PER_THREAD } from '../../src/run/range-filter.js';
+import { fingerprintInputs } from '../../src/run/fingerprint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-ranges-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

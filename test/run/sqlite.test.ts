@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_MAJOR, sqliteDriver } from '../../src/store/sqlite.js';
+import { NODE_MAJOR, sqliteDriver } from '../../src/run/sqlite.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

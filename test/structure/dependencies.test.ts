@@ -22,7 +22,7 @@ describe('runtime dependencies', () => {
   });
 
   it('are each loaded by src (the others are devDependencies: benches, tests, tools)', () => {
-    // A name chosen at run time (src/store/sqlite.ts picks a better-sqlite3 by Node major) is a string literal.
+    // A name chosen at run time (src/run/sqlite.ts picks a better-sqlite3 by Node major) is a string literal.
     expect(runtime.filter((p) => !sources.some((s) => s.includes(`'${p}'`)))).toEqual([]);
   });
 });
