@@ -86,18 +86,21 @@ for (const file of process.argv.slice(2)) {
   const seconds = (performance.now() - t0) / 1000;
   for (const keep of keeps) {
     const { reading, sampleTruth, n } = byKey.get(keyOf(keep));
+    // The range: both sides, or one (a floor "at least", low > 0, high 1; a ceiling "at most", low 0), or none.
     const est = reading?.share;
     const ok = est ? est.low <= mix.truth && mix.truth <= est.high : undefined;
     const ratio = est?.estimate !== undefined ? est.estimate / mix.truth : undefined;
-    rows.push({ name: spec.name, keep, truth: mix.truth, est, ok, ratio });
-    const what = !est ? `no estimate: ${reading?.none ?? 'no reading'}` : `${pct(est.estimate)} [${pct(est.low)}, ${pct(est.high)}] x${ratio.toFixed(2)}`;
-    console.log(`${spec.name}\tkeep ${keep === mix.truth ? 'share' : keep}\tsample ${n}\ttruth ${pct(mix.truth)} (sample ${pct(sampleTruth)})\t${what}\tin range: ${ok === undefined ? '-' : ok ? 'yes' : 'NO'}\t${seconds.toFixed(0)} s`);
+    const sides = !est ? 'none' : est.low > 0 && est.high < 1 ? 'two-sided' : est.low > 0 ? 'floor' : 'ceiling';
+    rows.push({ name: spec.name, keep, truth: mix.truth, est, ok, ratio, sides });
+    const range = !est ? 'no range' : sides === 'floor' ? `at least ${pct(est.low)}` : sides === 'ceiling' ? `at most ${pct(est.high)}` : `${pct(est.low)}-${pct(est.high)}`;
+    const what = ratio !== undefined ? `${pct(est.estimate)} x${ratio.toFixed(2)}` : `no estimate (${reading?.none ?? 'no reading'})`;
+    console.log(`${spec.name}\tkeep ${keep === mix.truth ? 'share' : keep}\tsample ${n}\ttruth ${pct(mix.truth)} (sample ${pct(sampleTruth)})\t${what}\t${range}\tin range: ${ok === undefined ? '-' : ok ? 'yes' : 'NO'}\t${seconds.toFixed(0)} s`);
   }
 }
 const mixes = [...new Set(rows.map((r) => r.name))];
 const bad = rows.filter((r) => r.ratio !== undefined && (r.ratio > 1.5 || r.ratio < 1 / 1.5));
-const inRange = rows.filter((r) => r.ok).length;
-console.log(`${mixes.length} mixes, ${rows.length} rows: range holds the truth on ${inRange}; a point estimate off by more than 1.5x on ${bad.length} (${bad.map((r) => r.name).join(', ') || 'none'}); no estimate on ${rows.filter((r) => !r.est).length}`);
+const count = (f) => rows.filter(f).length;
+console.log(`${mixes.length} mixes, ${rows.length} rows: a point estimate on ${count((r) => r.ratio !== undefined)}, off by more than 1.5x on ${bad.length} (${bad.map((r) => r.name).join(', ') || 'none'}); a range on ${count((r) => r.est)} (two-sided ${count((r) => r.sides === 'two-sided')}, a floor only ${count((r) => r.sides === 'floor')}, a ceiling only ${count((r) => r.sides === 'ceiling')}), holding the truth on ${count((r) => r.ok)}, missing it on ${count((r) => r.ok === false)}`);
 
 function writeShareCopy(file, raw) {
   const dir = join(tmpdir(), 'tadpole-research', 'share-specs');

@@ -13,16 +13,16 @@
  * worse than none. Measured on the labelled suites: docs/benchmarks/task-share.md.
  */
 export interface TaskShare {
-  /** Estimated share of the corpus's sentences that belong to the task's domain. */
-  estimate: number;
+  /** Estimated share of the corpus's sentences that belong to the task's domain; absent where the scores cannot tell (then `low` is 0: the range is "at most `high`"). */
+  estimate?: number;
   low: number;
   high: number;
 }
 
-/** What the probe read: an estimate, or why there is none. */
+/** What the probe read: an estimate with its range, only a range ("at most"), or neither; `none` says why there is no estimate. */
 export interface TaskShareReading {
   share?: TaskShare;
-  /** Why there is no estimate. */
+  /** Why there is no point estimate. */
   none?: string;
   /** Sample segments read. */
   segments: number;
@@ -56,7 +56,7 @@ const FACTOR = 1.5;
 const GRID = 300;
 
 /** The estimate from a sample's segments (each its mean score, lower = more task-like, and its sentences). */
-export function estimateSampleShare(segments: readonly { mean: number; sentences: number }[]): TaskShareReading {
+export function estimateSampleShare(segments: readonly { mean: number; sentences: number }[], first: readonly { mean: number; sentences: number }[] = []): TaskShareReading {
   const points = segments.filter((s) => Number.isFinite(s.mean) && s.sentences > 0).sort((a, b) => a.mean - b.mean);
   const n = points.length;
   const total = points.reduce((a, p) => a + p.sentences, 0);
@@ -101,7 +101,12 @@ export function estimateSampleShare(segments: readonly { mean: number; sentences
   }
   if (!best || best.depth < MIN_DEPTH) {
     const seen = best ? `its deepest valley is ${best.depth.toFixed(2)}x, under ${MIN_DEPTH}x` : 'no valley';
-    return { none: `the sample's scores show no part apart from the rest (${seen}): under ${100 * MIN_SHARE}% of the corpus, or not told by its words`, segments: n };
+    const none = `the sample's scores show no part apart from the rest (${seen}): under ${100 * MIN_SHARE}% of the corpus, or not told by its words`;
+    const bound = BOUND_FACTOR * mostTaskLikePart(points, mean, Math.sqrt(variance));
+    const high = bound <= MAX_BOUND ? bound : 1;
+    const tail = farTail(first) / FLOOR_FACTOR;
+    const low = tail >= MIN_FLOOR ? tail : 0;
+    return { ...(low > 0 || high < 1 ? { share: { low, high } } : {}), none, segments: n };
   }
   // The range: where the density climbs back to half again the valley's on either side, and at least FACTOR either way.
   const floor = 1.5 * (density[best.g] as number);
@@ -111,6 +116,105 @@ export function estimateSampleShare(segments: readonly { mean: number; sentences
   while (b < GRID - 1 && (density[b] as number) < floor) b++;
   const estimate = below[best.g] as number;
   return { share: { estimate, low: Math.min(below[a] as number, estimate / FACTOR), high: Math.min(1, Math.max(below[b] as number, estimate * FACTOR)) }, segments: n };
+}
+
+/** How far below the first fit's median, in its interquartile spread's standard deviations, a segment stands apart from the bulk. */
+const FAR = 4;
+/** The far tail read at most 1.11x the truth on the suites: the floor is it over this. */
+const FLOOR_FACTOR = 1.25;
+/** A floor under this (a few segments of a 20,000-sentence sample) says nothing: it is not given. */
+const MIN_FLOOR = 0.0025;
+
+/**
+ * The share of the sentences in segments FAR robust standard deviations (the interquartile
+ * range over 1.349) more task-like than the median, under the first fit (the task alone against
+ * the whole sample). Where the domain is scarce, that fit learned nearly none of it as general,
+ * and its text stands out past the bulk alone; where it is plentiful, the fit learned it as
+ * general and the tail holds little of it. So this is a floor, never a reading.
+ */
+function farTail(first: readonly { mean: number; sentences: number }[]): number {
+  const points = first.filter((s) => Number.isFinite(s.mean) && s.sentences > 0).sort((a, b) => a.mean - b.mean);
+  const total = points.reduce((a, p) => a + p.sentences, 0);
+  if (points.length < MIN_SAMPLE_SEGMENTS || total === 0) return 0;
+  const quantile = (q: number) => {
+    let acc = 0;
+    for (const p of points) {
+      acc += p.sentences;
+      if (acc >= q * total) return p.mean;
+    }
+    return (points[points.length - 1] as (typeof points)[number]).mean;
+  };
+  const cut = quantile(0.5) - (FAR * (quantile(0.75) - quantile(0.25))) / 1.349;
+  let below = 0;
+  for (const p of points) if (p.mean < cut) below += p.sentences;
+  return below / total;
+}
+
+/** Gaussian parts fitted to the segment scores, for the bound where there is no valley. */
+const PARTS = 3;
+const EM_ROUNDS = 300;
+/**
+ * Without a valley the range is "at most this many times the weight of the most task-like of
+ * PARTS Gaussian parts fitted to the scores": on the 30% suites the truth was at most 1.4 times
+ * that weight (docs/benchmarks/task-share.md). Where the domain is scarce the most task-like part
+ * is the near-domain text, and the bound holds but is loose.
+ */
+const BOUND_FACTOR = 2;
+/** A bound over half the corpus says next to nothing (on the scarce suite it was 25-100x the truth): it is not given. */
+const MAX_BOUND = 0.5;
+
+/**
+ * The sentence-weighted share of the most task-like (lowest mean) of PARTS Gaussian parts
+ * fitted to the segment means by EM, started at the weighted quantiles (deterministic).
+ */
+function mostTaskLikePart(points: readonly { mean: number; sentences: number }[], mean: number, sd: number): number {
+  const n = points.length;
+  const total = points.reduce((a, p) => a + p.sentences, 0);
+  const mu: number[] = [];
+  let acc = 0;
+  let k = 0;
+  for (let j = 0; j < PARTS; j++) {
+    const target = ((j + 0.5) / PARTS) * total;
+    while (k < n - 1 && acc + (points[k] as (typeof points)[number]).sentences < target) acc += (points[k++] as (typeof points)[number]).sentences;
+    mu.push((points[k] as (typeof points)[number]).mean);
+  }
+  const sds = mu.map(() => sd / PARTS);
+  const pis = mu.map(() => 1 / PARTS);
+  const floor = 0.05 * sd;
+  const r = new Float64Array(n * PARTS);
+  for (let round = 0; round < EM_ROUNDS; round++) {
+    for (let i = 0; i < n; i++) {
+      const x = (points[i] as (typeof points)[number]).mean;
+      let sum = 0;
+      for (let j = 0; j < PARTS; j++) {
+        const z = (x - (mu[j] as number)) / (sds[j] as number);
+        const v = ((pis[j] as number) / (sds[j] as number)) * Math.exp(-0.5 * z * z);
+        r[i * PARTS + j] = v;
+        sum += v;
+      }
+      // A point far from every part (all densities underflow) goes to the nearest mean's side by the data's mean.
+      for (let j = 0; j < PARTS; j++) r[i * PARTS + j] = sum > 0 ? (r[i * PARTS + j] as number) / sum : (x < mean) === (j === 0) ? 1 : 0;
+    }
+    for (let j = 0; j < PARTS; j++) {
+      let w = 0;
+      let m = 0;
+      for (let i = 0; i < n; i++) {
+        const q = (r[i * PARTS + j] as number) * (points[i] as (typeof points)[number]).sentences;
+        w += q;
+        m += q * (points[i] as (typeof points)[number]).mean;
+      }
+      if (!(w > 0)) continue;
+      m /= w;
+      let v = 0;
+      for (let i = 0; i < n; i++) v += (r[i * PARTS + j] as number) * (points[i] as (typeof points)[number]).sentences * ((points[i] as (typeof points)[number]).mean - m) ** 2;
+      mu[j] = m;
+      sds[j] = Math.max(Math.sqrt(v / w), floor);
+      pis[j] = w / total;
+    }
+  }
+  let first = 0;
+  for (let j = 1; j < PARTS; j++) if ((mu[j] as number) < (mu[first] as number)) first = j;
+  return pis[first] as number;
 }
 
 /** The part of a model file (model/file.ts) the reading is stored in: typed here, so cut/ does not import the floor above it. */
@@ -130,18 +234,32 @@ export function taskShareEntry(model: FittedState): { taskShare?: TaskShare; tas
 /** `{ taskShare }` or `{ taskShareNone }` from a reading (--stats, the eval's results), else nothing. */
 export function readingEntry(r: TaskShareReading | undefined): { taskShare?: TaskShare; taskShareNone?: string } {
   if (!r) return {};
-  return r.share ? { taskShare: r.share } : r.none ? { taskShareNone: r.none } : {};
+  return { ...(r.share ? { taskShare: r.share } : {}), ...(r.none ? { taskShareNone: r.none } : {}) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 2 : 1)}%`;
 
 /**
- * One line: the estimate as a percentage, with its range, or why there is none. `of`: what the
- * sample was drawn from (the corpus filtered, for a model completed from it; else the general
- * sample given to fit).
+ * One line: the estimate as a percentage, with its range; or, without one, the bound and why
+ * there is no estimate. `of`: what the sample was drawn from (the corpus filtered, for a model
+ * completed from it; else the general sample given to fit).
  */
 export function describeTaskShare(r: { share?: TaskShare; none?: string; segments?: number }, of = 'the corpus'): string {
-  return r.share
-    ? `about ${pct(r.share.estimate)} of ${of}'s sentences look like the task (range ${pct(r.share.low)}-${pct(r.share.high)}), read from ${r.segments !== undefined ? `${r.segments} sample segments` : 'a sample of it'}; it does not follow --keep`
-    : `how much of ${of} looks like the task: no estimate, ${r.none ?? 'nothing read'}`;
+  const from = r.segments !== undefined ? `${r.segments} sample segments` : 'a sample of it';
+  if (r.share?.estimate !== undefined) return `about ${pct(r.share.estimate)} of ${of}'s sentences look like the task (range ${pct(r.share.low)}-${pct(r.share.high)}), read from ${from}; it does not follow --keep`;
+  if (r.share) return `${bounds(r.share)} of ${of}'s sentences look like the task, read from ${from}; no closer estimate: ${r.none ?? 'the scores cannot tell'}`;
+  return `how much of ${of} looks like the task: no estimate, ${r.none ?? 'nothing read'}`;
+}
+
+/** A range without an estimate in words: a floor, a ceiling, or both. */
+function bounds(s: TaskShare): string {
+  if (s.low > 0 && s.high < 1) return `between ${pct(s.low)} and ${pct(s.high)}`;
+  return s.low > 0 ? `at least ${pct(s.low)}` : `at most ${pct(s.high)}`;
+}
+
+/** The reading in a few words, for a table beside the truth (eval): "12.3% (range 8.20%-18.4%)", "at least 0.40% (...)", "no estimate (...)". */
+export function shareInWords(r: { share?: TaskShare; none?: string }): string {
+  if (r.share?.estimate !== undefined) return `${pct(r.share.estimate)} (range ${pct(r.share.low)}-${pct(r.share.high)})`;
+  if (r.share) return `${bounds(r.share)} (no closer estimate: ${r.none ?? 'the scores cannot tell'})`;
+  return `no estimate (${r.none ?? 'nothing read'})`;
 }

@@ -1,4 +1,5 @@
 import type { EvalResult } from '../eval/run.js';
+import { shareInWords } from '../cut/share-estimate.js';
 import { factorLabel } from '../eval/share-cuts.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -41,11 +42,7 @@ export function formatTable(r: EvalResult): string {
   });
   // What filter would estimate of the mix, beside the truth (cut/share-estimate.ts).
   const shareLines = r.methods.flatMap((m) =>
-    m.taskShare
-      ? [`${m.name}: looks like the task: ${pct(m.taskShare.estimate)} (range ${pct(m.taskShare.low)}-${pct(m.taskShare.high)}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`]
-      : m.taskShareNone
-        ? [`${m.name}: looks like the task: no estimate (${m.taskShareNone}); ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`]
-        : [],
+    m.taskShare || m.taskShareNone ? [`${m.name}: looks like the task: ${shareInWords({ ...(m.taskShare ? { share: m.taskShare } : {}), ...(m.taskShareNone ? { none: m.taskShareNone } : {}) })}; ${r.inDomain} is ${pct(r.inDomainShare)} of the sentences`] : [],
   );
   return [...head, grid(rows, 1), '', mixLine, ...groupLines, ...shareLines, ...shareCuts(r)].join('\n') + '\n';
 }

@@ -248,7 +248,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const load = (json: SelectorJSON) => loadSelector(json, loadOpts);
   const { selector, record, firstMeans } = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
   // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
-  const taskShare = firstMeans ? await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans) : { none: 'the fit read no segment means of its sample (no self-training, a sample without segments, or moves by consensus)', segments: 0 };
+  const taskShare = await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans);
   ctx.log?.(describeTaskShare(taskShare, 'the general sample'));
   if (measured) {
     choice = await measured;

@@ -10,7 +10,10 @@
  * the task against the other fold's most general-like half under the first fit (where nearly
  * no in-domain text is), and never by a fit that saw it. The in-domain segments then score
  * apart from the rest where their words tell them, and the valley between reads their share.
- * Two more fits of the chosen candidate, on a quarter of the sample each.
+ * The first fit's own segment means go with them: where the domain is scarce, that fit learned
+ * nearly none of it as general, and its far tail gives the range a floor.
+ * Two more fits of the chosen candidate, on a quarter of the sample each (three for a task of
+ * titles, whose consensus moves read no first means).
  */
 import { estimateSampleShare, type TaskShareReading } from '../cut/share-estimate.js';
 import { scoreFrom } from './raw-ngrams.js';
@@ -20,12 +23,17 @@ import type { FitContext, SelectorJSON, SentenceScorer } from './selector.js';
 /** The share of the other fold's segments, most task-like first, left out of the general side: the in-domain text is there. */
 const LEAVE_OUT = 0.5;
 
+type ProbeHooks = { fit(task: string[], general: string[], seed: number): Promise<SelectorJSON>; load(json: SelectorJSON): Promise<SentenceScorer> };
+
 export async function probeTaskShare(
   ctx: FitContext,
-  hooks: { fit(task: string[], general: string[], seed: number): Promise<SelectorJSON>; load(json: SelectorJSON): Promise<SentenceScorer> },
-  firstMeans: Map<number, { mean: number; sentences: number[] }>,
+  hooks: ProbeHooks,
+  given: Map<number, { mean: number; sentences: number[] }> | undefined,
 ): Promise<TaskShareReading> {
-  const out: { mean: number; sentences: number }[] = [];
+  if (!ctx.generalGroups || ctx.generalGroups.length !== ctx.general.length) return { none: 'the general sample has no segments (draw it with sampleSentences, as fit and filter do)', segments: 0 };
+  // Moves by consensus read no mean of the first fit: one more fit gives it.
+  const firstMeans = given ?? (await firstFitMeans(ctx, hooks));
+  const sample: { mean: number; sentences: number }[] = [];
   for (const fold of [0, 1]) {
     const other = [...firstMeans].filter(([g, m]) => g % 2 !== fold && Number.isFinite(m.mean)).sort((a, b) => a[1].mean - b[1].mean || a[0] - b[0]);
     const general = other.slice(Math.floor(LEAVE_OUT * other.length)).flatMap(([, m]) => m.sentences.map((i) => ctx.general[i] as string));
@@ -41,7 +49,17 @@ export async function probeTaskShare(
       await scorer.dispose();
     }
     const groups = Uint32Array.from(index, (i) => (ctx.generalGroups as Uint32Array)[i] as number);
-    for (const m of segmentMeans(own, scores, groups).values()) out.push({ mean: m.mean, sentences: m.sentences.length });
+    for (const m of segmentMeans(own, scores, groups).values()) sample.push({ mean: m.mean, sentences: m.sentences.length });
   }
-  return estimateSampleShare(out);
+  return estimateSampleShare(sample, [...firstMeans.values()].map((m) => ({ mean: m.mean, sentences: m.sentences.length })));
+}
+
+/** The segment means of the sample under a fit of the task alone against it (the self-training's first fit). */
+async function firstFitMeans(ctx: FitContext, hooks: ProbeHooks): Promise<Map<number, { mean: number; sentences: number[] }>> {
+  const scorer = await hooks.load(await hooks.fit(ctx.task, ctx.general, ctx.seed));
+  try {
+    return segmentMeans(ctx.general, await scoreFrom(scorer, ctx.general, ctx.features), ctx.generalGroups as Uint32Array);
+  } finally {
+    await scorer.dispose();
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
-import { describeTaskShare, estimateSampleShare } from '../../src/cut/share-estimate.js';
+import { describeTaskShare, estimateSampleShare, shareInWords } from '../../src/cut/share-estimate.js';
 
 /** Sample segments of 15 sentences: `share` of them from a task-like mode `gap` below the rest. */
 function mixture(share: number, segments: number, gap: number, seed = 1): { mean: number; sentences: number }[] {
@@ -23,18 +23,47 @@ describe('estimateSampleShare', () => {
     }
   });
   it('gives no estimate, and says why, where the scores cannot tell', () => {
-    // One mode, as a scorer that tells nothing gives.
-    expect(estimateSampleShare(mixture(0, 1500, 4)).none).toMatch(/no part apart from the rest/);
-    // Two modes that overlap: a shallow valley is no estimate.
-    expect(estimateSampleShare(mixture(0.3, 1500, 1.6)).share).toBeUndefined();
-    // A part under 5% of the sample: too few segments to tell from a tail.
-    expect(estimateSampleShare(mixture(0.02, 1500, 6)).share).toBeUndefined();
-    // A small sample: a valley there can be a tail's (figure5-bio at 5,000 sentences read a fifth of the truth).
-    expect(estimateSampleShare(mixture(0.3, 400, 6)).none).toMatch(/400 scored segments, under 600: too few/);
+    // One mode, as a scorer that tells nothing gives: no estimate, and no bound worth giving.
+    const flat = estimateSampleShare(mixture(0, 1500, 4));
+    expect(flat.none).toMatch(/no part apart from the rest/);
+    expect(flat.share).toBeUndefined();
+    // Two modes that overlap: a shallow valley is no estimate; the most task-like part, doubled, is over half the sample: no bound.
+    const overlap = estimateSampleShare(mixture(0.3, 1500, 1.6));
+    expect(overlap.none).toMatch(/no part apart from the rest/);
+    expect(overlap.share).toBeUndefined();
+    // A small sample: a valley there can be a tail's (figure5-bio at 5,000 sentences read a fifth of the truth); no bound either.
+    const small = estimateSampleShare(mixture(0.3, 400, 6), mixture(0.3, 400, 6, 2));
+    expect(small.none).toMatch(/400 scored segments, under 600: too few/);
+    expect(small.share).toBeUndefined();
+  });
+  it('without an estimate, bounds the share where the scores support it, and the bound holds', () => {
+    // A part under 5% of the sample, far apart: too few segments to read a valley, but the
+    // most task-like Gaussian part, doubled, is a ceiling under half the sample.
+    const scarce = estimateSampleShare(mixture(0.02, 1500, 6));
+    expect(scarce.share?.estimate).toBeUndefined();
+    expect(scarce.share!.low).toBe(0);
+    expect(scarce.share!.high).toBeGreaterThanOrEqual(0.02);
+    expect(scarce.share!.high).toBeLessThan(0.1);
+    // A scarce part the first fit (the task against the whole sample) sets far past the bulk:
+    // its far tail is a floor, under the share; the probe's scores overlap, so no ceiling.
+    const floor = estimateSampleShare(mixture(0.02, 1500, 1.5), mixture(0.02, 1500, 8, 2));
+    expect(floor.share?.estimate).toBeUndefined();
+    expect(floor.share!.low).toBeGreaterThan(0.02 / 2);
+    expect(floor.share!.low).toBeLessThanOrEqual(0.02);
+    expect(floor.share!.high).toBe(1);
+    // The same probe scores with a first fit that sets nothing apart: no floor, so no range.
+    expect(estimateSampleShare(mixture(0.02, 1500, 1.5), mixture(0, 1500, 8, 2)).share).toBeUndefined();
   });
   it('says it in one line, naming what the sample came from', () => {
     expect(describeTaskShare({ share: { estimate: 0.123, low: 0.082, high: 0.1845 }, segments: 1300 })).toMatch(/^about 12\.3% of the corpus's sentences look like the task \(range 8\.20%-18\.4%\), read from 1300 sample segments/);
     expect(describeTaskShare({ none: 'no valley', segments: 5 }, 'the general sample')).toBe('how much of the general sample looks like the task: no estimate, no valley');
+    expect(describeTaskShare({ share: { low: 0, high: 0.31 }, none: 'no valley', segments: 900 })).toBe("at most 31.0% of the corpus's sentences look like the task, read from 900 sample segments; no closer estimate: no valley");
+    expect(describeTaskShare({ share: { low: 0.004, high: 1 }, none: 'no valley', segments: 900 })).toBe("at least 0.40% of the corpus's sentences look like the task, read from 900 sample segments; no closer estimate: no valley");
+    expect(describeTaskShare({ share: { low: 0.004, high: 0.2 }, none: 'no valley', segments: 900 })).toMatch(/^between 0\.40% and 20\.0% of the corpus's sentences look like the task/);
+    // The eval's words beside the truth: the same three kinds.
+    expect(shareInWords({ share: { estimate: 0.123, low: 0.082, high: 0.1845 } })).toBe('12.3% (range 8.20%-18.4%)');
+    expect(shareInWords({ share: { low: 0.004, high: 1 }, none: 'no valley' })).toBe('at least 0.40% (no closer estimate: no valley)');
+    expect(shareInWords({ none: 'too few' })).toBe('no estimate (too few)');
   });
 });
 
@@ -67,5 +96,15 @@ describe('the default fit reads the share from its sample, whatever the keep', (
     expect(share!.estimate).toBeLessThan(0.3 * 1.5);
     expect(describeModel(summarizeModel(a)).join('\n')).toMatch(/^about [\d.]+% of the general sample's sentences look like the task \(range/m);
     expect(describeModel(a)).toEqual(describeModel(summarizeModel(a)));
+  }, 60_000);
+  it('reads it too where the self-training moves by consensus (a task of titles), from one more fit', async () => {
+    const { fitModel } = await import('../../src/model/fit.js');
+    const { taskShareOf } = await import('../../src/cut/share-estimate.js');
+    const model = await fitModel({ method: 'contrast', task, general, generalGroups: Uint32Array.from(groups), seed: 0, options: { keep: 0.05, moveBy: 'consensus' } });
+    const r = taskShareOf(model);
+    expect(r?.segments, r?.none).toBe(1600);
+    expect(r?.share?.estimate, r?.none).toBeDefined();
+    expect(r!.share!.low).toBeLessThanOrEqual(0.3);
+    expect(r!.share!.high).toBeGreaterThanOrEqual(0.3);
   }, 60_000);
 });
