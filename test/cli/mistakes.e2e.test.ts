@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest, listFiles } from '../helpers/files.js';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
+import { runMain } from '../helpers/cli.js';
 import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
 
 const shared = sharedDir();
@@ -60,7 +61,7 @@ afterAll(() => {
 });
 
 describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
-  it('1. -o naming the input (as given, through ./.., through a link): exit 2, input untouched, nothing written', () => {
+  it('1. -o naming the input (as given, through ./.., through a link): exit 2, input untouched, nothing written', async () => {
     const { ws, input, unchanged } = workspace('same');
     symlinkSync(input, join(ws, 'link.jsonl'));
     for (const [inp, out] of [
@@ -74,18 +75,18 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
       expect(r.stderr).toMatch(/is an input: tadpole never writes over what it reads/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
-    const m = cli(['filter', '-m', model, input, '-o', model]);
+    const m = await runMain(['filter', '-m', model, input, '-o', model]);
     expect(m.code).toBe(2);
     expect(m.stderr).toMatch(/is the --model input/);
-    const s = cli(['filter', '-m', model, input, '-o', join(ws, 'k.jsonl'), '--stats', join(ws, 'k.jsonl')]);
+    const s = await runMain(['filter', '-m', model, input, '-o', join(ws, 'k.jsonl'), '--stats', join(ws, 'k.jsonl')]);
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/name the same file/);
-    const f = cli(['fit', '--task', input, '-o', input]);
+    const f = await runMain(['fit', '--task', input, '-o', input]);
     expect(f.code).toBe(2);
     unchanged(['link.jsonl']);
   });
 
-  it('2. a folder mixing JSONL and plain text: -o out.jsonl is valid JSONL, plain runs name their file and line', () => {
+  it('2. a folder mixing JSONL and plain text: -o out.jsonl is valid JSONL, plain runs name their file and line', async () => {
     const { ws, unchanged } = workspace('mixed');
     const folder = join(ws, 'in');
     mkdirSync(folder);
@@ -93,7 +94,7 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     const book = JSON.parse(gunzipSync(readFileSync(sharedPath('corpora', 'fiction-gutenberg', 'docs.jsonl.gz'))).toString('utf8').split('\n')[0]!) as { text: string };
     writeFileSync(join(folder, 'b.txt'), book.text.slice(0, 60_000));
     const out = join(ws, 'out.jsonl');
-    const r = cli(['filter', '-m', model, folder, '--keep', '0.5', '-o', out]);
+    const r = await runMain(['filter', '-m', model, folder, '--keep', '0.5', '-o', out]);
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
     expect(allJson(text)).toBe(true);
@@ -101,14 +102,14 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(records.some((rec) => rec.tadpole.file?.endsWith('b.txt') && typeof rec.tadpole.line === 'number')).toBe(true);
     expect(records.some((rec) => rec.tadpole.file === undefined)).toBe(true);
     // To stdout (no name to go by) the mixed folder is JSONL too.
-    const piped = cli(['filter', '-q', '-m', model, folder, '--keep', '0.5']);
+    const piped = await runMain(['filter', '-q', '-m', model, folder, '--keep', '0.5']);
     expect(piped.stdout.toString()).toBe(text);
     unchanged(['in/a.jsonl', 'in/b.txt', 'out.jsonl']);
   });
 
-  it.each([['1.5'], ['20'], ['-0.1']])('3. --keep %s: exit 2 before anything is made', (keep) => {
+  it.each([['1.5'], ['20'], ['-0.1']])('3. --keep %s: exit 2 before anything is made', async (keep) => {
     const { ws, input, unchanged } = workspace(`keep-${keep}`);
-    const r = cli(['filter', '-m', model, input, '--keep', keep, '-o', join(ws, 'k.jsonl')]);
+    const r = await runMain(['filter', '-m', model, input, '--keep', keep, '-o', join(ws, 'k.jsonl')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--keep must be between 0 and 1/);
     unchanged();
@@ -130,49 +131,49 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     unchanged();
   });
 
-  it('7. a mistyped flag or command: exit 2 and "did you mean"', () => {
-    const flag = cli(['filter', '--modle', model]);
+  it('7. a mistyped flag or command: exit 2 and "did you mean"', async () => {
+    const flag = await runMain(['filter', '--modle', model]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/unknown option --modle .*did you mean --model\?/);
     expect(flag.stderr.length).toBeLessThan(200);
-    const cmd = cli(['fliter']);
+    const cmd = await runMain(['fliter']);
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toMatch(/did you mean "filter"\?/);
-    const far = cli(['filter', '--zzzzzz']);
+    const far = await runMain(['filter', '--zzzzzz']);
     expect(far.stderr).not.toMatch(/did you mean/);
     // A flag that shares its first word with known ones names them all.
-    const share = cli(['filter', '-m', model, '--keep-share', '0.2', corpus]);
+    const share = await runMain(['filter', '-m', model, '--keep-share', '0.2', corpus]);
     expect(share.code).toBe(2);
     expect(share.stderr).toMatch(/unknown option --keep-share .*did you mean --keep or --keep-by\?/);
   });
 
-  it('8. a task of one item per line without stops: a --doc-per-line hint', () => {
+  it('8. a task of one item per line without stops: a --doc-per-line hint', async () => {
     const { ws } = workspace('lines');
     // AG News titles, lower-cased as many title datasets ship: one per line, no final stops.
     const csv = gunzipSync(readFileSync(sharedPath('corpora', 'task-ag-news', 'test.csv.gz'))).toString('utf8');
     const titles = csv.split('\n').slice(1, 301).map((l) => /^\d,("(?:[^"]|"")*"|[^,]*),/.exec(l)?.[1]?.replace(/^"|"$/g, '').replace(/""/g, '"').toLowerCase()).filter(Boolean).join('\n');
     writeFileSync(join(ws, 'titles.txt'), titles + '\n');
-    const r = cli(['fit', '--task', join(ws, 'titles.txt'), '-o', join(ws, 'm.json')]);
+    const r = await runMain(['fit', '--task', join(ws, 'titles.txt'), '-o', join(ws, 'm.json')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/add --doc-per-line/);
-    const ok = cli(['fit', '--task', join(ws, 'titles.txt'), '--doc-per-line', '-o', join(ws, 'm.json')]);
+    const ok = await runMain(['fit', '--task', join(ws, 'titles.txt'), '--doc-per-line', '-o', join(ws, 'm.json')]);
     expect(ok.stderr).not.toMatch(/--doc-per-line/);
     // Whatever the file's length: three titles merged into one sentence get the hint too, in English.
     writeFileSync(join(ws, 'three.txt'), 'Injured Heskey to miss England friendly\nStocks rally as Fed holds rates\nNew vaccine shows promise in trials\n');
-    const three = cli(['fit', '--task', join(ws, 'three.txt'), '-o', join(ws, 'm3.json')]);
+    const three = await runMain(['fit', '--task', join(ws, 'three.txt'), '-o', join(ws, 'm3.json')]);
     expect(three.code, three.stderr).toBe(0);
     expect(three.stderr).toMatch(/the task's 3 lines were read as 1 sentence: .*add --doc-per-line/);
     expect(three.stderr).toMatch(/the task has only 1 sentence \(under 50\)/);
-    const apart = cli(['fit', '--task', join(ws, 'three.txt'), '--doc-per-line', '-o', join(ws, 'm3.json')]);
+    const apart = await runMain(['fit', '--task', join(ws, 'three.txt'), '--doc-per-line', '-o', join(ws, 'm3.json')]);
     expect(apart.stderr).not.toMatch(/--doc-per-line/);
     expect(apart.stderr).toMatch(/the task has only 3 sentences \(under 50\)/);
   });
 
-  it('9. a default filter completing a task-only model: at most six stderr lines; -v for the fit\'s steps', () => {
+  it('9. a default filter completing a task-only model: at most six stderr lines; -v for the fit\'s steps', async () => {
     const { ws, input } = workspace('quiet');
     const m = join(ws, 'm.json');
-    expect(cli(['fit', '--task', join(dir, 'task.jsonl'), '--general-sample', '2000', '-o', m]).code).toBe(0);
-    const plain = cli(['filter', '-m', m, input, '-o', join(ws, 'k.jsonl')]);
+    expect((await runMain(['fit', '--task', join(dir, 'task.jsonl'), '--general-sample', '2000', '-o', m])).code).toBe(0);
+    const plain = await runMain(['filter', '-m', m, input, '-o', join(ws, 'k.jsonl')]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr.trim().split('\n').length, plain.stderr).toBeLessThanOrEqual(6);
     expect(plain.stderr).toMatch(/completing contrast from the corpus/);
@@ -180,53 +181,53 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     // The completed model's measure in words; no scorer's internal name nor JSON without -v.
     expect(plain.stderr).toMatch(/the completed model tells \d+ held-out task sentences from \d+ corpus sentences with AUROC \d\.\d{3}/);
     expect(plain.stderr).not.toMatch(/classifier:|dsir:|[{}]/);
-    const loud = cli(['filter', '-m', m, input, '-o', join(ws, 'k2.jsonl'), '-v']);
+    const loud = await runMain(['filter', '-m', m, input, '-o', join(ws, 'k2.jsonl'), '-v']);
     expect(loud.stderr).toMatch(/self-training round 1/);
     expect(readFileSync(join(ws, 'k2.jsonl')).equals(readFileSync(join(ws, 'k.jsonl')))).toBe(true);
     // 10. --keep 0 with a model completed from the corpus: a warning and an empty output, not a refusal after the sample.
-    const zero = cli(['filter', '-m', m, input, '--keep', '0', '-o', join(ws, 'k0.jsonl')]);
+    const zero = await runMain(['filter', '-m', m, input, '--keep', '0', '-o', join(ws, 'k0.jsonl')]);
     expect(zero.code, zero.stderr).toBe(0);
     expect(zero.stderr).toMatch(/warning: --keep 0 keeps nothing/);
     expect(readFileSync(join(ws, 'k0.jsonl'), 'utf8')).toBe('');
   });
 
-  it('9. help is wrapped to 100 columns off a terminal, for every command', () => {
+  it('9. help is wrapped to 100 columns off a terminal, for every command', async () => {
     for (const c of ['fit', 'filter', 'score', 'split', 'inspect', 'rank', 'eval', 'model', 'cut', 'emit', 'runs', 'demo']) {
-      const r = cli([c, '--help']);
+      const r = await runMain([c, '--help']);
       expect(r.code).toBe(0);
       const long = r.stdout.toString().split('\n').filter((l) => l.length > 100 && !l.startsWith('  '));
       expect(long, c).toEqual([]);
     }
-    const top = cli(['--help']).stdout.toString();
+    const top = (await runMain(['--help'])).stdout.toString();
     expect(Math.max(...top.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
-    expect(cli(['filter', '--help']).stdout.toString()).toMatch(/^Selection:$[\s\S]*^Input:$[\s\S]*^Output:$[\s\S]*^Runs:$/m);
+    expect((await runMain(['filter', '--help'])).stdout.toString()).toMatch(/^Selection:$[\s\S]*^Input:$[\s\S]*^Output:$[\s\S]*^Runs:$/m);
   });
 
-  it('10. --keep 0 and a keep far from the fitted one: warned, still exit 0', () => {
+  it('10. --keep 0 and a keep far from the fitted one: warned, still exit 0', async () => {
     const { ws, input } = workspace('keep0');
-    const zero = cli(['filter', '-m', model, input, '--keep', '0', '-o', join(ws, 'k.jsonl')]);
+    const zero = await runMain(['filter', '-m', model, input, '--keep', '0', '-o', join(ws, 'k.jsonl')]);
     expect(zero.code).toBe(0);
     expect(zero.stderr).toMatch(/warning: --keep 0 keeps nothing/);
     const m = join(ws, 'm.json');
     const task = join(dir, 'task.jsonl');
-    expect(cli(['fit', '--task', task, '--general', input, '--keep', '0.1', '-o', m]).code).toBe(0);
-    const far = cli(['filter', '-m', m, input, '--keep', '0.3', '-o', join(ws, 'k2.jsonl')]);
+    expect((await runMain(['fit', '--task', task, '--general', input, '--keep', '0.1', '-o', m])).code).toBe(0);
+    const far = await runMain(['filter', '-m', m, input, '--keep', '0.3', '-o', join(ws, 'k2.jsonl')]);
     expect(far.code).toBe(0);
     expect(far.stderr).toMatch(/sized for keeping 10% .* this filter keeps 30%/);
-    const near = cli(['filter', '-m', m, input, '--keep', '0.15', '-o', join(ws, 'k3.jsonl')]);
+    const near = await runMain(['filter', '-m', m, input, '--keep', '0.15', '-o', join(ws, 'k3.jsonl')]);
     expect(near.stderr).not.toMatch(/sized for keeping/);
   });
 
-  it('12. --out-format: JSONL in, plain text out, and the -o name decides when no flag does', () => {
+  it('12. --out-format: JSONL in, plain text out, and the -o name decides when no flag does', async () => {
     const { ws, input } = workspace('outfmt');
-    const text = cli(['filter', '-q', '-m', model, input, '--keep', '0.5', '--out-format', 'text']).stdout.toString();
+    const text = (await runMain(['filter', '-q', '-m', model, input, '--keep', '0.5', '--out-format', 'text'])).stdout.toString();
     expect(text.length).toBeGreaterThan(0);
     expect(text.split('\n').filter(Boolean).some((l) => l.startsWith('{'))).toBe(false);
-    expect(cli(['filter', '-q', '-m', model, input, '--keep', '0.5', '-o', join(ws, 'k.txt')]).code).toBe(0);
+    expect((await runMain(['filter', '-q', '-m', model, input, '--keep', '0.5', '-o', join(ws, 'k.txt')])).code).toBe(0);
     expect(readFileSync(join(ws, 'k.txt'), 'utf8')).toBe(text);
-    const jsonl = cli(['filter', '-q', '-m', model, input, '--keep', '0.5']).stdout.toString();
+    const jsonl = (await runMain(['filter', '-q', '-m', model, input, '--keep', '0.5'])).stdout.toString();
     expect(allJson(jsonl)).toBe(true);
-    expect(cli(['filter', '-m', model, input, '--weights', '--out-format', 'text']).code).toBe(2);
+    expect((await runMain(['filter', '-m', model, input, '--weights', '--out-format', 'text'])).code).toBe(2);
   });
 });
 
@@ -239,7 +240,7 @@ describe.skipIf(!shared)('signals while a task-only model is completed (needs ..
     const task = join(ws, 'task.jsonl');
     copyFileSync(join(dir, 'task.jsonl'), task);
     const m = join(ws, 'm.json');
-    expect(cli(['fit', '--task', task, '-o', m]).code).toBe(0);
+    expect((await runMain(['fit', '--task', task, '-o', m])).code).toBe(0);
     const before = listFiles(ws);
     const { child, done } = cliAsync(['filter', '-m', m, input, '-o', join(ws, 'kept.jsonl'), '-v']);
     let stderr = '';
