@@ -44,8 +44,12 @@ try:
         sentences = [s for s in f.read().split('\n') if s.strip()][: a.n]
     result['sentences'] = len(sentences)
     tok = PreTrainedTokenizerFast(tokenizer_file=f'{a.model_dir}/tokenizer.json')
+    # The project's embedder truncates where the tokenizer file says (else 512): the same here.
+    with open(f'{a.model_dir}/tokenizer.json', encoding='utf-8') as f:
+        max_len = ((json.load(f).get('truncation') or {}).get('max_length')) or 512
+    result['maxTokens'] = max_len
     t0 = time.perf_counter()
-    enc = tok(sentences, add_special_tokens=True, truncation=True, max_length=512)['input_ids']
+    enc = tok(sentences, add_special_tokens=True, truncation=True, max_length=max_len)['input_ids']
     result['tokenizeSeconds'] = time.perf_counter() - t0
     result['tokenizeSentPerS'] = len(sentences) / result['tokenizeSeconds']
     order = sorted(range(len(enc)), key=lambda i: -len(enc[i]))

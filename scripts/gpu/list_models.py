@@ -5,7 +5,8 @@ $SENTENCE_TRANSFORMERS_HOME, $TORCH_HOME) and a shallow look through /root, /opt
 /models, /data, /workspace that has a config.json beside weights (or any ONNX file). Picks
 the best BERT-family sentence encoder that the project's WordPiece tokenizer can read.
 
-Usage: python3 list_models.py OUT.json      (standard library only; stops looking after 60 s)
+Usage: python3 list_models.py OUT.json      (standard library only; stops looking after
+$LIST_MODELS_SECONDS, default 25)
 """
 import json
 import os
@@ -15,7 +16,7 @@ import time
 WEIGHTS = ('model.safetensors', 'pytorch_model.bin', 'model.onnx', 'tf_model.h5', 'flax_model.msgpack')
 BERT_TYPES = ('bert', 'distilbert', 'electra', 'mpnet')
 SKIP = {'site-packages', 'dist-packages', 'node_modules', '.git', 'proc', 'sys', 'dev', 'include', 'share', 'man'}
-DEADLINE = time.time() + 60
+DEADLINE = time.time() + float(os.environ.get('LIST_MODELS_SECONDS', 25))
 
 
 def caches():

@@ -64,7 +64,16 @@ mkdir -p "$WORK/app/node_modules/onnxruntime-node/bin/napi-v6/linux"
 cp -r node_modules/onnxruntime-node/{package.json,dist,lib} "$WORK/app/node_modules/onnxruntime-node/"
 cp -r node_modules/onnxruntime-node/bin/napi-v6/linux/x64 "$WORK/app/node_modules/onnxruntime-node/bin/napi-v6/linux/"
 rm -f "$WORK"/app/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_*.so
-tar -cf - -C "$WORK" app | xz -9 -T2 -c >"$WORK/app.tar.xz"
+# Compress only when the content changed (xz -9 of these takes minutes on a small machine).
+pack_dir() { # NAME: $WORK/NAME -> $WORK/NAME.tar.xz
+  local sum
+  sum=$(tar -cf - -C "$WORK" --sort=name --mtime=@0 --owner=0 --group=0 "$1" | sha256sum | cut -d' ' -f1)
+  if [ -s "$WORK/$1.tar.xz" ] && [ "$(cat "$WORK/$1.sum" 2>/dev/null)" = "$sum" ]; then return 0; fi
+  say "compressing $1"
+  tar -cf - -C "$WORK" --sort=name --mtime=@0 --owner=0 --group=0 "$1" | xz -9 -T2 -c >"$WORK/$1.tar.xz.tmp"
+  mv "$WORK/$1.tar.xz.tmp" "$WORK/$1.tar.xz" && echo "$sum" >"$WORK/$1.sum"
+}
+pack_dir app
 
 # 4. Data: the stand-in's small files and generator, the eval mixes and tasks, real text.
 rm -rf "$WORK/data" && mkdir -p "$WORK/data/models/standin" "$WORK/data/corpora"
@@ -91,7 +100,7 @@ for (const line of fs.readFileSync(src, "utf8").split("\n")) {
   const { text } = JSON.parse(line); out.push(JSON.stringify({ text })); bytes += Buffer.byteLength(text);
 }
 fs.writeFileSync(dst, out.join("\n") + "\n");' "$WORK/mixes/$first/mix.jsonl" "$WORK/data/text/mix.jsonl" $((TEXT_MB * 1000000))
-tar -cf - -C "$WORK" data | xz -9 -T2 -c >"$WORK/data.tar.xz"
+pack_dir data
 
 # 5. Folders: p1 = the small archives + the provider's first bytes; then CHUNK_MIB pieces.
 rm -rf "$STAGE" && mkdir -p "$STAGE/p1"

@@ -34,7 +34,7 @@ exec > >(tee -a "$OUT/log.txt") 2>&1
 
 if [ "$DEVICE" = cpu ]; then
   # This machine has two shared cores: small sizes that still pass through every step.
-  N_RAW=${N_RAW:-200} RAW_BATCHES=${RAW_BATCHES:-64,256} FULL_BATCHES=${FULL_BATCHES:-256} REPEAT=1
+  N_RAW=${N_RAW:-100} RAW_BATCHES=${RAW_BATCHES:-64,256} FULL_BATCHES=${FULL_BATCHES:-256} REPEAT=1
   FILTER_DOCS=${FILTER_DOCS:-15} FILTER_BATCHES=${FILTER_BATCHES:-256} FIT_TASK_LINES=${FIT_TASK_LINES:-150} FIT_GENERAL=${FIT_GENERAL:-150}
   EVAL_MAX=${EVAL_MAX:---max-sentences 300} EVAL_SPECS_RUN=${EVAL_SPECS_RUN:-"scarce-bio-chemprot"}
 else
@@ -140,7 +140,8 @@ assemble() {
     want=$(awk '$1 == "ep_sha256" {print $2}' "$MANIFEST")
     got=$(sha256sum "$S/ep.tar.xz" | cut -d' ' -f1)
     [ "$want" = "$got" ] || { echo "provider archive sha256 $got, expected $want"; return 1; }
-    untar_xz "$S/ep.tar.xz" "$ORTDIR" && rm -f "$S/ep.tar.xz"
+    untar_xz "$S/ep.tar.xz" "$ORTDIR" || return 1
+    rm -f "$S/ep.tar.xz"
   fi
   ls -la "$ORTDIR"
 }
