@@ -30,8 +30,9 @@ export { segmentBounds, type SegmentRecord } from './segment/segments.js';
 export { exactCut, isKept, selectKeptInMemory, type Cut, type KeepBy } from './cut/exact.js';
 export { ScoreSketch } from './cut/sketch.js';
 
-export { runFilter, type FilterOptions, type FilterStats } from './run/filter.js';
-export { runFilterInDir, type RunDirFilterOptions } from './run/filter-dir.js';
+export { runFilter } from './run/filter.js';
+export type { FilterOptions, FilterStats, RunDirSettings } from './run/options.js';
+export { runFilterInDir } from './run/filter-dir.js';
 export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './run/shard-run.js';
 export { segmentScores } from './pipeline/segments.js';
 

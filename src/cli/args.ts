@@ -1,4 +1,4 @@
-import { usageError } from '../core/errors.js';
+import { TadpoleError, usageError } from '../core/errors.js';
 import { nearMisses } from '../core/suggest.js';
 import { wrapWords } from '../core/wrap.js';
 
@@ -197,6 +197,21 @@ export function num(p: ParsedArgs, key: string): number | undefined {
   const v = p.flags[key];
   return typeof v === 'number' ? v : undefined;
 }
+/** A number flag whose spec holds a default: parseArgs set it, given or not. */
+export function numWithDefault(p: ParsedArgs, key: string): number {
+  return withDefault(key, num(p, key));
+}
+
+/** A string flag whose spec holds a default. */
+export function strWithDefault(p: ParsedArgs, key: string): string {
+  return withDefault(key, str(p, key));
+}
+
+function withDefault<T>(key: string, v: T | undefined): T {
+  if (v === undefined) throw new TadpoleError('TADPOLE_INTERNAL', `--${key} has no default in its flag spec`);
+  return v;
+}
+
 export function bool(p: ParsedArgs, key: string): boolean {
   return p.flags[key] === true;
 }

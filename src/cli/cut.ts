@@ -1,7 +1,7 @@
 import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
 import { cutStage } from '../run/shard-run.js';
-import { bool, num, str, type CommandSpec } from './args.js';
+import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
 
@@ -24,7 +24,7 @@ export const command: Command = {
   async run(args, io) {
     const runDir = str(args, 'runDir');
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
-    const { replaced, ...cut } = await cutStage(runDir, num(args, 'keep') ?? 0.2, keepByFrom(args, runDir), io.env.TADPOLE_TEST_CRASH_AT);
+    const { replaced, ...cut } = await cutStage(runDir, numWithDefault(args, 'keep'), keepByFrom(args, runDir), io.env.TADPOLE_TEST_CRASH_AT);
     const statsPath = str(args, 'stats');
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(cut, null, 2) + '\n');
     if (!bool(args, 'quiet')) {

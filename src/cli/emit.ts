@@ -4,7 +4,7 @@ import { copyToStream } from '../run/filter-dir.js';
 import { emitStage } from '../run/shard-run.js';
 import { parseShard } from '../run/layout.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
-import { bool, num, str, type CommandSpec } from './args.js';
+import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';
 
@@ -44,7 +44,7 @@ export const command: Command = {
         id,
         resume: bool(args, 'resume'),
         ...(output && output !== '-' ? { output } : {}),
-        checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
+        checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
         signal: trap.signal,
         ...(progress ? { progress } : {}),
         ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),

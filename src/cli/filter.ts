@@ -12,10 +12,10 @@ import { describeTaskShare } from '../cut/share-estimate.js';
 import { describeHeldOut } from '../model/describe.js';
 import { warnKeep, warnNearRandom } from './model-warnings.js';
 import { runFilter } from '../run/filter.js';
-import { runFilterInDir } from '../run/filter-dir.js';
+import type { FilterOptions } from '../run/options.js';
 import { fileSha256 } from '../run/fingerprint.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
-import { bool, num, str, type CommandSpec } from './args.js';
+import { bool, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
@@ -88,8 +88,8 @@ export const command: Command = {
     const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
     const workers = workersFrom(args, inputs);
-    const keep = num(args, 'keep') ?? 0.2;
-    const segment = num(args, 'segment') ?? 15;
+    const keep = numWithDefault(args, 'keep');
+    const segment = numWithDefault(args, 'segment');
     const docContext = docContextFrom(args);
     const keepBy = keepByFrom(args, runDir);
     const weights = bool(args, 'weights');
@@ -117,61 +117,45 @@ export const command: Command = {
     const trap = trapSignals('filter', runDir ? `checkpoint kept: rerun with --resume --run-dir ${runDir}` : 'no output written');
     let stats;
     try {
-      if (runDir) {
-        stats = await runFilterInDir({
-          runDir,
-          resume: bool(args, 'resume'),
-          inputs,
-          reader,
-          model,
-          modelSha256: fileSha256(modelPath),
-          embedder: overrides,
-          keep,
-          segment,
-          docContext,
-          keepBy,
-          ...(output ? { output } : {}),
-          outFormat,
-          stdout: io.stdout,
-          stdin: io.stdin,
-          ...(batch ? { batchSentences: batch } : {}),
-          workers,
-          checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
-          signal: trap.signal,
-          ...(progress ? { progress } : {}),
-          ...(log ? { log } : {}),
-          detail,
-          args: ['filter', JSON.stringify(args.flags), ...args.positionals],
-          ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
-        });
-      } else {
-        // The sink (and its temp file) exists only once every check above has passed; any
-        // failure or interruption from here on removes it (runFilter aborts it).
-        const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
-        stats = await runFilter({
-          inputs: kinds,
-          reader,
-          model,
-          embedder: overrides,
-          keep,
-          segment,
-          docContext,
-          keepBy,
-          ...(threshold !== undefined ? { threshold } : {}),
-          ...(weights ? { weights: { C: num(args, 'C') ?? 1, alpha: num(args, 'alpha') ?? 0 } } : {}),
-          sink,
-          outFormat,
-          stdin: io.stdin,
-          ...(workDir ? { workDir } : {}),
-          ...(batch ? { batchSentences: batch } : {}),
-          workers,
-          ...rangeMinBytesFrom(str(args, 'inputRanges')),
-          ...(progress ? { progress } : {}),
-          ...(log ? { log } : {}),
-          detail,
-          signal: trap.signal,
-        });
-      }
+      // One options object for every mode; the sink (and its temp file) exists only once every
+      // check above has passed, and any failure or interruption from here on removes it.
+      const options: FilterOptions = {
+        inputs: kinds,
+        reader,
+        model,
+        embedder: overrides,
+        keep,
+        segment,
+        docContext,
+        keepBy,
+        ...(threshold !== undefined ? { threshold } : {}),
+        ...(weights ? { weights: { C: numWithDefault(args, 'C'), alpha: numWithDefault(args, 'alpha') } } : {}),
+        outFormat,
+        stdin: io.stdin,
+        ...(workDir ? { workDir } : {}),
+        ...(batch ? { batchSentences: batch } : {}),
+        workers,
+        ...rangeMinBytesFrom(str(args, 'inputRanges')),
+        ...(progress ? { progress } : {}),
+        ...(log ? { log } : {}),
+        detail,
+        signal: trap.signal,
+        ...(runDir
+          ? {
+              runDir: {
+                dir: runDir,
+                resume: bool(args, 'resume'),
+                modelSha256: fileSha256(modelPath),
+                ...(output ? { output } : {}),
+                stdout: io.stdout,
+                checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
+                args: ['filter', JSON.stringify(args.flags), ...args.positionals],
+                ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
+              },
+            }
+          : { sink: output ? Sink.toFile(output) : Sink.toStream(io.stdout) }),
+      };
+      stats = await runFilter(options);
     } catch (err) {
       const code = interruptExit(err);
       if (code === undefined) throw err;

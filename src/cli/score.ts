@@ -11,7 +11,7 @@ import { completeFromCorpus } from '../pipeline/complete.js';
 import { needsCompletion } from '../model/complete.js';
 import { STDIN } from '../io/input.js';
 import { refuseReadOnce } from '../io/input-kind.js';
-import { bool, num, str, type CommandSpec } from './args.js';
+import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { scoreStage } from '../run/shard-run.js';
@@ -65,7 +65,7 @@ export const command: Command = {
     const inputs = inputsFrom(args);
     const withText = !bool(args, 'noText');
     const perSegment = bool(args, 'segments');
-    const size = num(args, 'segment') ?? 15;
+    const size = numWithDefault(args, 'segment');
     const docContext = docContextFrom(args);
     if (needsCompletion(model) && inputs.includes(STDIN)) {
       throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
@@ -125,7 +125,7 @@ export const command: Command = {
 
 async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, modelPath: string, reader: ReturnType<typeof readerOptionsFrom>): Promise<number> {
   const runDir = str(args, 'runDir') as string;
-  const id = parseShard(str(args, 'shard') ?? '0/1');
+  const id = parseShard(strWithDefault(args, 'shard'));
   const quiet = bool(args, 'quiet');
   const progress = progressFor(io, quiet);
   const batch = num(args, 'batchSentences');
@@ -142,12 +142,12 @@ async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, 
       model,
       modelSha256: fileSha256(modelPath),
       embedder: embedderOverridesFrom(args, io),
-      segment: num(args, 'segment') ?? 15,
+      segment: numWithDefault(args, 'segment'),
       docContext: docContextFrom(args),
       stdin: io.stdin,
       ...(batch ? { batchSentences: batch } : {}),
       workers: workersFrom(args, inputs),
-      checkpointSeconds: num(args, 'checkpointSeconds') ?? 2,
+      checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
       signal: trap.signal,
       ...(progress ? { progress } : {}),
       ...(quiet ? {} : { log: (line: string) => io.stderr.write(`tadpole: ${line}\n`) }),

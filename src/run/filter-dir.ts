@@ -1,14 +1,9 @@
 import { createReadStream, mkdirSync } from 'node:fs';
-import type { OutFormat } from '../pipeline/runs.js';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TadpoleError } from '../core/errors.js';
-import type { KeepBy } from '../cut/exact.js';
-import type { EmbedderSpec } from '../embed/factory.js';
-import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
-import { refuseReadOnce } from '../io/input-kind.js';
-import type { ModelFile } from '../model/file.js';
+import { inputPath, refuseReadOnce } from '../io/input-kind.js';
 import { heldOutEntry } from '../model/describe.js';
 import { taskShareEntry } from '../cut/share-estimate.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
@@ -16,56 +11,24 @@ import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { RunLock } from './lock.js';
 import { runPaths, shardPaths } from './layout.js';
 import { planShard } from './plan.js';
-import type { SentenceScorer } from '../select/selector.js';
 import { defaultWorkers } from '../pipeline/pool.js';
 import { openScoring, type Scoring } from '../pipeline/scoring.js';
-import type { FilterStats } from './filter.js';
+import type { FilterOptions, FilterStats, RunDirSettings } from './options.js';
 import { completeInRunDir, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { sqliteDriver } from './sqlite.js';
 import { drivePasses } from './drive.js';
 import { runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring } from './shard-run.js';
-
-export interface RunDirFilterOptions {
-  runDir: string;
-  resume: boolean;
-  inputs: string[];
-  reader: ReaderOptions;
-  model: ModelFile;
-  modelSha256: string;
-  embedder?: Partial<EmbedderSpec>;
-  keep: number;
-  segment: number;
-  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
-  docContext?: number;
-  keepBy: KeepBy;
-  /** Output file; undefined: stdout, written once the run is complete. */
-  output?: string;
-  /** How kept runs are written (runs.ts); default 'input'. */
-  outFormat?: OutFormat;
-  stdout: Writable;
-  stdin?: Readable;
-  batchSentences?: number;
-  checkpointSeconds?: number;
-  signal?: AbortSignal;
-  progress?: (line: string) => void;
-  /** Recorded in the ledger. */
-  args: string[];
-  crashAt?: string;
-  scorer?: SentenceScorer;
-  log?: (line: string) => void;
-  /** The completion's fit, step by step; its warnings too. Default: log. */
-  detail?: (line: string) => void;
-  /** Scoring threads (default: every available core); 1 scores in this thread. */
-  workers?: number;
-}
 
 /**
  * `filter --run-dir`: the sharded path with one shard (score 0/1, cut, emit 0/1), every
  * stage checkpointed in the run directory so `--resume` continues after a crash. Output
  * is byte-identical to `runFilter` (and to the concatenated parts of an n-shard run).
  */
-export async function runFilterInDir(opts: RunDirFilterOptions): Promise<FilterStats & { closedEarly: boolean }> {
+export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSettings }): Promise<FilterStats> {
   const t0 = performance.now();
+  const { runDir: dir, ...rest } = given;
+  // The run's identity names its inputs by path, as given (a resolved kind is read again where needed).
+  const opts = { ...rest, ...dir, runDir: dir.dir, inputs: given.inputs.map(inputPath) };
   checkFilterOptions(opts);
   refuseReadOnce(opts.inputs, 'filter --run-dir');
   // The ledger's driver is an optional package: when it is missing, say so before making anything.

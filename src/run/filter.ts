@@ -1,27 +1,24 @@
-import { taskShareEntry, type TaskShare } from '../cut/share-estimate.js';
+import { taskShareEntry } from '../cut/share-estimate.js';
+import { runFilterInDir } from './filter-dir.js';
+import type { FilterOptions, FilterStats, RunDirSettings, SinkFilterOptions } from './options.js';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
-import { exactCut, type Cut, type KeepBy } from '../cut/exact.js';
-import type { EmbedderSpec } from '../embed/factory.js';
-import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
+import { exactCut, type Cut } from '../cut/exact.js';
+import { ReadCounters, readDocuments, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
 import { inputPath, refuseReadOnce, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
-import type { Sink } from '../io/sink.js';
-import type { ModelFile } from '../model/file.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
-import type { SentenceScorer } from '../select/selector.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
 import { needsCompletion } from '../model/complete.js';
-import { completeFromCorpus, type CompletionInfo, type CorpusCompletion } from '../pipeline/complete.js';
+import { completeFromCorpus, type CorpusCompletion } from '../pipeline/complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from '../pipeline/passes.js';
 import { Progress } from '../pipeline/progress.js';
 import { drivePasses, type PassPlace } from './drive.js';
 import type { ScoreSketch } from '../cut/sketch.js';
-import { heldOutEntry, type HeldOut } from '../model/describe.js';
-import { emptyTally, RunWriter, type KeepTally, type OutFormat } from '../pipeline/runs.js';
+import { heldOutEntry } from '../model/describe.js';
+import { emptyTally, RunWriter, type KeepTally } from '../pipeline/runs.js';
 import { throwIfAborted } from '../core/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
 import { defaultWorkers, ScoringPool } from '../pipeline/pool.js';
@@ -30,89 +27,17 @@ import { sentencesOf, splitBatches, type ScoredBatch } from '../pipeline/scored.
 import { openScoring, scoreDocuments, threadsOf, type Scoring } from '../pipeline/scoring.js';
 import { segmentsOf } from '../pipeline/segments.js';
 
-export interface FilterOptions {
-  /** Paths (or '-'), or their kinds already resolved; runFilter resolves each once, and every pass reads that record. */
-  inputs: readonly InputRef[];
-  reader: ReaderOptions;
-  model: ModelFile;
-  /** ONNX overrides (model dir, device, batch size) for recreating the embedder. */
-  embedder?: Partial<EmbedderSpec>;
-  keep: number;
-  segment: number;
-  /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
-  docContext?: number;
-  keepBy: KeepBy;
-  /** Streaming mode: keep segments with score <= threshold, no cut, one pass. */
-  threshold?: number;
-  /** Continuous weights (the paper's λ): every segment written with its weight. */
-  weights?: { C: number; alpha: number };
-  sink: Sink;
-  /** How kept runs are written (runs.ts); default 'input'. --weights always writes JSONL. */
-  outFormat?: OutFormat;
-  stdin?: Readable;
-  /** Scratch folder for the spill and the stdin spool (default: a temp folder, removed after). */
-  workDir?: string;
-  batchSentences?: number;
-  progress?: (line: string) => void;
-  /** A ready scorer (tests, eval); otherwise opened from the model. */
-  scorer?: SentenceScorer;
-  /** Scoring threads (default: every available core); 1 scores in this thread. */
-  workers?: number;
-  /** Aborted (SIGINT/SIGTERM): stop after the current batch, remove temp output, throw Interrupted. */
-  signal?: AbortSignal;
-  /** One-line notes for stderr (what the completion of a model without --general did). */
-  log?: (line: string) => void;
-  /** The completion's fit, step by step (every self-training round); its warnings too. Default: log. */
-  detail?: (line: string) => void;
-  /**
-   * With more than one scoring thread, plain input files of at least this many bytes in all
-   * are cut into ranges that the threads filter apart (range-filter.ts); default
-   * RANGE_MIN_BYTES, Infinity: never.
-   */
-  rangeMinBytes?: number;
-}
-
-export interface FilterStats {
-  method: string;
-  keep: number;
-  keepBy: KeepBy;
-  segmentSize: number;
-  /** --doc-context the segment scores were made with (a --threshold from these stats holds for the same K only). */
-  docContext: number;
-  mode: 'cut' | 'threshold' | 'weights';
-  threshold: number | null;
-  tieId: number | null;
-  documents: { total: number; withKept: number };
-  sentences: { total: number; kept: number };
-  segments: { total: number; kept: number };
-  bytes: { total: number; kept: number };
-  sentenceScores: { mean: number; std: number };
-  reader: Record<string, number>;
-  seconds: { open: number; pass1: number; cut: number; pass2: number; total: number };
-  closedEarly: boolean;
-  /** A model fitted without --general: the corpus sample it was completed from. */
-  completion?: CompletionInfo;
-  /**
-   * The share of the corpus's sentences that look like the task, with a range, as the default's
-   * fit read it from the general sample (cut/share-estimate.ts); absent when it could not tell
-   * (then `taskShareNone` says why) and for other methods.
-   */
-  taskShare?: TaskShare;
-  /** Why the fit gave no `taskShare`. */
-  taskShareNone?: string;
-  /**
-   * The default's held-out measure of the model that scored (completed from this corpus, or as
-   * fitted): AUROC of the chosen scorer on task and corpus sentences set aside; absent for
-   * methods that measure none.
-   */
-  heldOut?: HeldOut;
-  /** The input was cut into this many byte ranges, filtered apart by the scoring threads (range-filter.ts); absent when it was read in one stream. */
-  ranges?: number;
-  /** Scoring threads, the main thread included: --workers, or what its default chose for this input; absent when this call scored nothing (a resumed run past its scoring). */
-  threads?: number;
-}
-
+/**
+ * The library's filter: every mode of `tadpole filter` from one options object. A run
+ * directory goes to runFilterInDir; otherwise both passes (or one, with a threshold) run
+ * here, with scratch in a temp folder or the work dir.
+ */
 export async function runFilter(given: FilterOptions): Promise<FilterStats> {
+  if (given.runDir) return runFilterInDir(given as FilterOptions & { runDir: RunDirSettings });
+  return filterToSink(given as SinkFilterOptions);
+}
+
+async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
   const t0 = performance.now();
   try {
     checkFilterOptions(given);
@@ -123,7 +48,7 @@ export async function runFilter(given: FilterOptions): Promise<FilterStats> {
     throw err;
   }
   // Every input's kind (format, compression, seekable, size) is decided here, once.
-  const opts: FilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
+  const opts: SinkFilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
   let work: string;
   try {
@@ -254,7 +179,7 @@ function dropScratch(work: string, own: boolean): void {
  * `spooledByCompletion`: stdin was already spooled by the completion; otherwise a stdin
  * input is spooled here, by the first pass that reads it.
  */
-function streamPlace(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
+function streamPlace(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
@@ -290,7 +215,7 @@ function streamPlace(opts: FilterOptions, scorer: Scoring, counters: ReadCounter
 }
 
 /** What the input ranges' place takes of a filter's options. */
-function rangeOptions(opts: FilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
+function rangeOptions(opts: SinkFilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
   return {
     inputs: opts.inputs,
     reader: opts.reader,
@@ -306,12 +231,12 @@ function rangeOptions(opts: FilterOptions, work: string, betweenPasses: () => vo
   };
 }
 
-function reading(opts: FilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
+function reading(opts: SinkFilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
   return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof openSpool>, inputs = opts.inputs): Promise<SpilledScores> {
+async function scorePass(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof openSpool>, inputs = opts.inputs): Promise<SpilledScores> {
   const progress = new Progress('score', opts.inputs, opts.progress);
   const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
   const out = await spillScores(batches, scorer.method, opts.segment, opts.docContext, { spill: spillPath, docIndex: docIndexPath }, () => {
@@ -323,7 +248,7 @@ async function scorePass(opts: FilterOptions, scorer: Scoring, counters: ReadCou
 }
 
 /** Pass 2's reading, with progress and abort checks. */
-function segmentedDocsOf(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut?: Cut) {
+function segmentedDocsOf(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
@@ -342,7 +267,7 @@ function segmentedDocsOf(opts: FilterOptions, inputs: readonly InputRef[], spill
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut): Promise<KeepTally> {
+async function emitPass(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut): Promise<KeepTally> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
   const tally = emptyTally();
   await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), tally);
@@ -351,7 +276,7 @@ async function emitPass(opts: FilterOptions, inputs: readonly InputRef[], spillP
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: { mean: number; std: number }): Promise<KeepTally> {
+async function weightsPass(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: { mean: number; std: number }): Promise<KeepTally> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, 'jsonl');
@@ -378,7 +303,7 @@ async function weightsPass(opts: FilterOptions, inputs: readonly InputRef[], spi
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
-async function streamingPass(opts: FilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
+async function streamingPass(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
   const writer = new RunWriter(opts.sink, opts.reader, opts.outFormat);
   const progress = new Progress('filter', opts.inputs, opts.progress);
@@ -406,7 +331,7 @@ function countSegments(b: ScoredBatch, size: number): number {
 }
 
 /** A scored batch's kept runs under a fixed threshold, document by document. */
-async function writeScoredBatch(b: ScoredBatch, opts: FilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
+async function writeScoredBatch(b: ScoredBatch, opts: SinkFilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
   const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
