@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
 import { SPILL_HEADER, SPILL_RECORD } from '../../src/cut/spill.js';
 import { Ledger } from '../../src/run/ledger.js';
+import { runMain } from '../helpers/cli.js';
 import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
 
 // ~0.7 MB of real news text; small batches and checkpoints after every batch, so a
@@ -15,12 +16,12 @@ let input: string;
 let reference: Buffer;
 const RUN = ['--batch-sentences', '300', '--checkpoint-seconds', '0', '-q'];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = tempDir();
   model = fitModel(dir);
   input = join(dir, 'news.jsonl');
   writeFileSync(input, newsJsonl(700_000));
-  const r = cli(['filter', '-m', model, input, '-q']);
+  const r = await runMain(['filter', '-m', model, input, '-q']);
   expect(r.code).toBe(0);
   reference = r.stdout;
   expect(reference.length).toBeGreaterThan(100_000);
@@ -55,23 +56,23 @@ function lostSegments(runDir: string): number | undefined {
 }
 
 describe('filter --run-dir --resume after kill -9', () => {
-  it.each(['score:1', 'score:4', 'cut', 'emit:1'])('SIGKILL at %s, then --resume: output byte-identical to one uninterrupted run', (point) => {
+  it.each(['score:1', 'score:4', 'cut', 'emit:1'])('SIGKILL at %s, then --resume: output byte-identical to one uninterrupted run', async (point) => {
     const runDir = join(dir, `run-${point.replace(':', '-')}`);
     const out = join(dir, `out-${point.replace(':', '-')}.jsonl`);
     const killed = cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: point } });
     expect(killed.signal).toBe('SIGKILL');
     expect(existsSync(out)).toBe(false); // nothing that looks complete
-    const resumed = cli(filterArgs(runDir, out, ['--resume']));
+    const resumed = await runMain(filterArgs(runDir, out, ['--resume']));
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(readFileSync(out).equals(reference)).toBe(true);
   });
 
-  it('SIGKILL in the middle of a three-batch emit, then --resume: the emit continues from its place in the doc index, identical bytes', () => {
+  it('SIGKILL in the middle of a three-batch emit, then --resume: the emit continues from its place in the doc index, identical bytes', async () => {
     // 1,500 BBC documents: the reader's batches end at 1 MB, so emit checkpoints twice before its end.
     const big = join(dir, 'news-big.jsonl');
     writeFileSync(big, newsJsonl(3_500_000));
-    const want = cli(['filter', '-m', model, big, '-q']);
+    const want = await runMain(['filter', '-m', model, big, '-q']);
     expect(want.code).toBe(0);
     const runDir = join(dir, 'run-emit-mid');
     const out = join(dir, 'out-emit-mid.jsonl');
@@ -85,7 +86,7 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(at?.docs).toBeGreaterThan(0);
     expect(at?.docs).toBeLessThan(docs);
     expect(at?.docIndexOffset).toBeGreaterThan(0);
-    const resumed = cli([...args, '--resume']);
+    const resumed = await runMain([...args, '--resume']);
     expect(resumed.code).toBe(0);
     expect(readFileSync(out).equals(want.stdout)).toBe(true);
   });
@@ -112,7 +113,7 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(readFileSync(out).equals(reference)).toBe(true);
   });
 
-  it('a changed input is refused on --resume, naming the file', () => {
+  it('a changed input is refused on --resume, naming the file', async () => {
     const copy = join(dir, 'changing.jsonl');
     writeFileSync(copy, readFileSync(input));
     const runDir = join(dir, 'run-changed');
@@ -120,59 +121,59 @@ describe('filter --run-dir --resume after kill -9', () => {
     const args = ['filter', '-m', model, copy, '--run-dir', runDir, '-o', out, ...RUN];
     expect(cli(args, { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
     appendFileSync(copy, '{"text": "One more document. It was not there before."}\n');
-    const r = cli([...args, '--resume']);
+    const r = await runMain([...args, '--resume']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/inputs changed.*changing\.jsonl changed size/);
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a different model is refused on --resume', () => {
+  it('a different model is refused on --resume', async () => {
     const runDir = join(dir, 'run-model');
     const out = join(dir, 'out-model.jsonl');
     expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
     const other = join(dir, 'other-model.json');
     writeFileSync(other, readFileSync(model, 'utf8').replace(/\n$/, ' \n'));
-    const r = cli(['filter', '-m', other, input, '--run-dir', runDir, '-o', out, ...RUN, '--resume']);
+    const r = await runMain(['filter', '-m', other, input, '--run-dir', runDir, '-o', out, ...RUN, '--resume']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/model file differs/);
   });
 
-  it('a different --doc-context is refused on --resume: the spilled segment scores were made with the old one', () => {
+  it('a different --doc-context is refused on --resume: the spilled segment scores were made with the old one', async () => {
     const runDir = join(dir, 'run-doc-context');
     const out = join(dir, 'out-doc-context.jsonl');
     expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
-    const r = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
+    const r = await runMain(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
     expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
     expect(existsSync(out)).toBe(false);
   });
 
-  it('--doc-context 0 is recorded as a run from before the option (no docContext in its identity) and resumes to the plain-mean output', () => {
+  it('--doc-context 0 is recorded as a run from before the option (no docContext in its identity) and resumes to the plain-mean output', async () => {
     const runDir = join(dir, 'run-doc-context-0');
     const out = join(dir, 'out-doc-context-0.jsonl');
     expect(cli(filterArgs(runDir, out, ['--doc-context', '0']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
     expect(recordedIdentity(runDir)).not.toHaveProperty('docContext');
-    const refused = cli(filterArgs(runDir, out, ['--resume']));
+    const refused = await runMain(filterArgs(runDir, out, ['--resume']));
     expect(refused.stderr).toMatch(/--doc-context was 0, now 15/);
-    const resumed = cli(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
+    const resumed = await runMain(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
     expect(resumed.code, resumed.stderr).toBe(0);
-    const plain = cli(['filter', '-m', model, input, '--doc-context', '0', '-q']);
+    const plain = await runMain(['filter', '-m', model, input, '--doc-context', '0', '-q']);
     expect(readFileSync(out).equals(plain.stdout)).toBe(true);
     expect(plain.stdout.equals(reference)).toBe(false);
   });
 
-  it('a run made when sentences were the default (keep-by sentences in its identity) resumes with no --keep-by, by sentences; naming bytes is refused', () => {
+  it('a run made when sentences were the default (keep-by sentences in its identity) resumes with no --keep-by, by sentences; naming bytes is refused', async () => {
     const runDir = join(dir, 'run-by-sentences');
     const out = join(dir, 'out-by-sentences.jsonl');
     expect(cli(filterArgs(runDir, out, ['--keep-by', 'sentences']), { env: { TADPOLE_TEST_CRASH_AT: 'score:2' } }).signal).toBe('SIGKILL');
     expect(recordedIdentity(runDir).keepBy).toBe('sentences');
-    const refused = cli(filterArgs(runDir, out, ['--resume', '--keep-by', 'bytes']));
+    const refused = await runMain(filterArgs(runDir, out, ['--resume', '--keep-by', 'bytes']));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--keep-by was sentences, now bytes/);
-    const resumed = cli(filterArgs(runDir, out, ['--resume']));
+    const resumed = await runMain(filterArgs(runDir, out, ['--resume']));
     expect(resumed.code, resumed.stderr).toBe(0);
-    const bySentences = cli(['filter', '-m', model, input, '--keep-by', 'sentences', '-q']);
+    const bySentences = await runMain(['filter', '-m', model, input, '--keep-by', 'sentences', '-q']);
     expect(readFileSync(out).equals(bySentences.stdout)).toBe(true);
     expect(bySentences.stdout.equals(reference)).toBe(false);
   });
@@ -188,19 +189,19 @@ describe('filter --run-dir --resume after kill -9', () => {
     expect(r.stderr).toMatch(new RegExp(`in use by process ${process.pid}`));
   });
 
-  it('a fresh filter on a directory holding a run asks for --resume; runs DIR prints the ledger', () => {
+  it('a fresh filter on a directory holding a run asks for --resume; runs DIR prints the ledger', async () => {
     const runDir = join(dir, 'run-score-4');
-    const r = cli(filterArgs(runDir, join(dir, 'again.jsonl')));
+    const r = await runMain(filterArgs(runDir, join(dir, 'again.jsonl')));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/add --resume/);
-    const j = cli(['runs', runDir, '--json']);
+    const j = await runMain(['runs', runDir, '--json']);
     expect(j.code).toBe(0);
     const report = JSON.parse(j.stdout.toString()) as { meta: { status: string }; shards: Array<{ resumes: number; checkpoints: number }>; inputs: unknown[] };
     expect(report.meta.status).toBe('done');
     expect(report.shards[0]!.resumes).toBeGreaterThanOrEqual(1);
     expect(report.shards[0]!.checkpoints).toBeGreaterThan(4);
     expect(report.inputs).toHaveLength(1);
-    const text = cli(['runs', runDir]);
+    const text = await runMain(['runs', runDir]);
     expect(text.stdout.toString()).toMatch(/shard\s+stage\s+status/);
     expect(readdirSync(runDir)).toContain('ledger.sqlite');
   });

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/run/ledger.js';
 import { sqliteDriver } from '../../src/run/sqlite.js';
-import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
+import { runMain } from '../helpers/cli.js';
+import { fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
 
 let dir: string;
 let model: string;
@@ -14,22 +15,22 @@ beforeAll(() => {
   model = fitModel(dir);
 });
 
-function shardedRun(runDir: string, inputs: string[], n: number, extra: string[] = [], beforeCut?: () => void): Buffer {
+async function shardedRun(runDir: string, inputs: string[], n: number, extra: string[] = [], beforeCut?: () => void): Promise<Buffer> {
   for (let i = 0; i < n; i++) {
-    const r = cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/${n}`, ...extra, ...inputs]);
+    const r = await runMain(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/${n}`, ...extra, ...inputs]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   }
   beforeCut?.();
-  expect(cli(['cut', '-q', '--run-dir', runDir, '--keep', '0.2']).code).toBe(0);
-  for (let i = 0; i < n; i++) expect(cli(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/${n}`]).code).toBe(0);
+  expect((await runMain(['cut', '-q', '--run-dir', runDir, '--keep', '0.2'])).code).toBe(0);
+  for (let i = 0; i < n; i++) expect((await runMain(['emit', '-q', '--run-dir', runDir, '--shard', `${i}/${n}`])).code).toBe(0);
   const parts = readdirSync(join(runDir, 'parts')).filter((f) => f.startsWith('part-')).sort();
   expect(parts).toHaveLength(n);
   return Buffer.concat(parts.map((p) => readFileSync(join(runDir, 'parts', p))));
 }
 
 describe('score --shard / cut / emit', () => {
-  it('JSONL: plain, gzip and plain files in 4 shards concatenate to the filter output byte for byte (global doc ordinals and tie-break)', () => {
+  it('JSONL: plain, gzip and plain files in 4 shards concatenate to the filter output byte for byte (global doc ordinals and tie-break)', async () => {
     const news = newsJsonl(500_000);
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl.gz');
@@ -40,23 +41,23 @@ describe('score --shard / cut / emit', () => {
     writeFileSync(b, gzipSync(news.subarray(mid, end)));
     writeFileSync(c, news.subarray(end));
     const inputs = [a, b, c];
-    const single = cli(['filter', '-q', '-m', model, ...inputs]);
+    const single = await runMain(['filter', '-q', '-m', model, ...inputs]);
     expect(single.code).toBe(0);
     expect(single.stdout.length).toBeGreaterThan(10_000);
-    const sharded = shardedRun(join(dir, 'run-jsonl'), inputs, 4);
+    const sharded = await shardedRun(join(dir, 'run-jsonl'), inputs, 4);
     expect(sharded.equals(single.stdout)).toBe(true);
     // Determinism: another batch size, and --run-dir, give the same bytes.
-    const batched = cli(['filter', '-q', '-m', model, '--batch-sentences', '37', ...inputs]);
+    const batched = await runMain(['filter', '-q', '-m', model, '--batch-sentences', '37', ...inputs]);
     expect(batched.stdout.equals(single.stdout)).toBe(true);
-    const viaDir = cli(['filter', '-q', '-m', model, '--run-dir', join(dir, 'run-filter'), '--batch-sentences', '1000', ...inputs]);
+    const viaDir = await runMain(['filter', '-q', '-m', model, '--run-dir', join(dir, 'run-filter'), '--batch-sentences', '1000', ...inputs]);
     expect(viaDir.code).toBe(0);
     expect(viaDir.stdout.equals(single.stdout)).toBe(true);
   });
 
-  it('emit reads each shard\'s doc index; without one (a run scored by an older version) it splits again: the same bytes', () => {
+  it('emit reads each shard\'s doc index; without one (a run scored by an older version) it splits again: the same bytes', async () => {
     const f = join(dir, 'indexed.jsonl');
     writeFileSync(f, newsJsonl(300_000));
-    const single = cli(['filter', '-q', '-m', model, f]);
+    const single = await runMain(['filter', '-q', '-m', model, f]);
     expect(single.code).toBe(0);
     const emitEvents = (runDir: string) => {
       const ledger = Ledger.open(runDir);
@@ -67,69 +68,69 @@ describe('score --shard / cut / emit', () => {
       }
     };
     const indexedRun = join(dir, 'run-indexed');
-    expect(shardedRun(indexedRun, [f], 3).equals(single.stdout)).toBe(true);
+    expect((await shardedRun(indexedRun, [f], 3)).equals(single.stdout)).toBe(true);
     for (let i = 0; i < 3; i++) expect(existsSync(join(indexedRun, 'shards', `${i}-of-3`, 'docs.index'))).toBe(true);
     expect(emitEvents(indexedRun)).toEqual(Array(3).fill(expect.stringMatching(/^sentence spans from the doc index/)));
     const oldRun = join(dir, 'run-no-index');
     const dropIndexes = () => {
       for (let i = 0; i < 3; i++) rmSync(join(oldRun, 'shards', `${i}-of-3`, 'docs.index'));
     };
-    expect(shardedRun(oldRun, [f], 3, [], dropIndexes).equals(single.stdout)).toBe(true);
+    expect((await shardedRun(oldRun, [f], 3, [], dropIndexes)).equals(single.stdout)).toBe(true);
     expect(emitEvents(oldRun)).toEqual(Array(3).fill(expect.stringMatching(/^no doc index/)));
   });
 
-  it('paragraph text: one file split into 3 shards at blank lines equals the filter output', () => {
+  it('paragraph text: one file split into 3 shards at blank lines equals the filter output', async () => {
     const wiki = join(dir, 'wiki.txt');
     writeFileSync(wiki, wikiText(300_000));
-    const single = cli(['filter', '-q', '-m', model, wiki]);
+    const single = await runMain(['filter', '-q', '-m', model, wiki]);
     expect(single.code).toBe(0);
-    const sharded = shardedRun(join(dir, 'run-wiki'), [wiki], 3);
+    const sharded = await shardedRun(join(dir, 'run-wiki'), [wiki], 3);
     expect(sharded.toString()).toBe(single.stdout.toString());
   });
 
-  it('cut counts what the run recorded unless --keep-by names a unit: bytes for a new run, sentences for one made before bytes became the default, the last cut\'s unit after it', () => {
+  it('cut counts what the run recorded unless --keep-by names a unit: bytes for a new run, sentences for one made before bytes became the default, the last cut\'s unit after it', async () => {
     const f = join(dir, 'units.jsonl');
     writeFileSync(f, newsJsonl(300_000));
-    const cutBy = (runDir: string, extra: string[] = []) => {
+    const cutBy = async (runDir: string, extra: string[] = []) => {
       const stats = join(runDir, 'cut-stats.json');
-      expect(cli(['cut', '-q', '--run-dir', runDir, '--stats', stats, ...extra]).code).toBe(0);
+      expect((await runMain(['cut', '-q', '--run-dir', runDir, '--stats', stats, ...extra])).code).toBe(0);
       return (JSON.parse(readFileSync(stats, 'utf8')) as { keepBy: string }).keepBy;
     };
-    const score = (runDir: string) => {
-      for (const i of [0, 1]) expect(cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/2`, f]).code).toBe(0);
+    const score = async (runDir: string) => {
+      for (const i of [0, 1]) expect((await runMain(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', `${i}/2`, f])).code).toBe(0);
     };
     const fresh = join(dir, 'run-unit-new');
-    score(fresh);
-    expect(cutBy(fresh)).toBe('bytes');
-    expect(cutBy(fresh, ['--keep-by', 'sentences'])).toBe('sentences');
-    expect(cutBy(fresh, ['--keep', '0.3'])).toBe('sentences');
+    await score(fresh);
+    expect(await cutBy(fresh)).toBe('bytes');
+    expect(await cutBy(fresh, ['--keep-by', 'sentences'])).toBe('sentences');
+    expect(await cutBy(fresh, ['--keep', '0.3'])).toBe('sentences');
     // A run scored before the ledger recorded a unit: its cut stays by sentences, as it was then.
     const old = join(dir, 'run-unit-old');
-    score(old);
+    await score(old);
     const db = new (sqliteDriver())(join(old, 'ledger.sqlite'));
     db.prepare("DELETE FROM meta WHERE key = 'keepBy'").run();
     db.close();
-    expect(cutBy(old)).toBe('sentences');
-    for (const i of [0, 1]) expect(cli(['emit', '-q', '--run-dir', old, '--shard', `${i}/2`]).code).toBe(0);
+    expect(await cutBy(old)).toBe('sentences');
+    for (const i of [0, 1]) expect((await runMain(['emit', '-q', '--run-dir', old, '--shard', `${i}/2`])).code).toBe(0);
     const parts = readdirSync(join(old, 'parts')).filter((p) => p.startsWith('part-')).sort();
-    const bySentences = cli(['filter', '-q', '-m', model, '--keep-by', 'sentences', f]);
+    const bySentences = await runMain(['filter', '-q', '-m', model, '--keep-by', 'sentences', f]);
     expect(Buffer.concat(parts.map((p) => readFileSync(join(old, 'parts', p)))).equals(bySentences.stdout)).toBe(true);
-    expect(bySentences.stdout.equals(cli(['filter', '-q', '-m', model, f]).stdout)).toBe(false);
+    expect(bySentences.stdout.equals((await runMain(['filter', '-q', '-m', model, f])).stdout)).toBe(false);
   });
 
-  it('cut refuses while a shard has not finished; emit refuses before the cut', () => {
+  it('cut refuses while a shard has not finished; emit refuses before the cut', async () => {
     const f = join(dir, 'small.jsonl');
     writeFileSync(f, newsJsonl(60_000));
     const runDir = join(dir, 'run-missing');
-    expect(cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '0/3', f]).code).toBe(0);
-    expect(cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '2/3', f]).code).toBe(0);
-    const e = cli(['emit', '--run-dir', runDir, '--shard', '0/3']);
+    expect((await runMain(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '0/3', f])).code).toBe(0);
+    expect((await runMain(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '2/3', f])).code).toBe(0);
+    const e = await runMain(['emit', '--run-dir', runDir, '--shard', '0/3']);
     expect(e.code).toBe(1);
     expect(e.stderr).toMatch(/no cut yet/);
-    const r = cli(['cut', '--run-dir', runDir]);
+    const r = await runMain(['cut', '--run-dir', runDir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/shard\(s\) 1 of 3 have not finished/);
-    const wrong = cli(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '1/4', f]);
+    const wrong = await runMain(['score', '-q', '-m', model, '--run-dir', runDir, '--shard', '1/4', f]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/split into 3 shards, not 4/);
   });
