@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 
@@ -54,4 +55,35 @@ export const shardPaths = (dir: string, id: ShardId) => {
 export function partPath(dir: string, id: ShardId): string {
   const w = 5;
   return join(dir, 'parts', `part-${String(id.shard).padStart(w, '0')}-of-${String(id.of).padStart(w, '0')}`);
+}
+
+export interface MomentsState {
+  n: number;
+  mean: number;
+  m2: number;
+}
+
+/** What one scored shard leaves behind (stats.json); the cut merges these. */
+export interface ShardSummary {
+  shard: number;
+  of: number;
+  docs: number;
+  segments: number;
+  sentences: number;
+  bytes: number;
+  moments: MomentsState;
+  reader: Record<string, number>;
+  seconds: number;
+  checkpoints: number;
+  resumes: number;
+  /** The shard left a doc index (docs.index) that its emit reads instead of splitting again; absent in runs scored before it existed. */
+  docIndex?: boolean;
+  /** sha256 of every plain-text input byte the shard read (read-digest.ts): emit reads the same bytes or refuses. */
+  readSha256?: string;
+}
+
+export function readShardSummary(runDir: string, id: ShardId): ShardSummary | undefined {
+  const p = shardPaths(runDir, id);
+  if (!existsSync(p.done)) return undefined;
+  return JSON.parse(readFileSync(p.stats, 'utf8')) as ShardSummary;
 }

@@ -6,8 +6,7 @@ import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';
 import { SpillReader } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { crashPoint } from '../core/interrupt.js';
-import { runPaths, shardPaths } from './layout.js';
-import { readShardSummary, type MomentsState, type ShardSummary } from './shard-score.js';
+import { readShardSummary, runPaths, shardPaths, type MomentsState, type ShardSummary } from './layout.js';
 
 /** Where each shard's segments and documents sit in the global numbering. */
 export interface ShardOffsets {

@@ -7,7 +7,7 @@ import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io
 import { moveFile, Sink } from '../io/sink.js';
 import { segmentBounds } from '../segment/segments.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
-import { shardPaths, type ShardId } from './layout.js';
+import { readShardSummary, shardPaths, type ShardId } from './layout.js';
 import { resumePlan, type ShardPlan } from './plan.js';
 import type { Ledger } from './ledger.js';
 import { splitSentences } from '../text/sentences.js';
@@ -15,7 +15,7 @@ import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from '../pipeline/progress.js';
 import { RunWriter, type OutFormat } from '../pipeline/runs.js';
 import { writeKept } from '../pipeline/passes.js';
-import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, readShardSummary, type ReadPosition } from './shard-score.js';
+import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, type ReadPosition } from './shard-score.js';
 import { ReadDigest } from './read-digest.js';
 import { DocIndexReader } from '../pipeline/doc-index.js';
 import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from '../pipeline/indexed-doc.js';

@@ -9,7 +9,7 @@ import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from '../pipeline/scored.js';
-import { partPath, runPaths, shardPaths, type ShardId } from './layout.js';
+import { partPath, runPaths, shardPaths, type ShardId, type ShardSummary } from './layout.js';
 import { RunLock } from './lock.js';
 import { planShard, type ShardPlan } from './plan.js';
 import type { SentenceScorer } from '../select/selector.js';
@@ -22,7 +22,7 @@ import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { sqliteDriver } from './sqlite.js';
 import { checkInputsUnchanged, completeInRunDir, docContextIdentity, identityFor, openExistingRun, openRun } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
-import { scoreShard, type ShardSummary } from './shard-score.js';
+import { scoreShard } from './shard-score.js';
 
 interface StageCommon {
   runDir: string;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { SketchJSON } from '../cut/sketch.js';
@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../io/atomic.js';
 import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
-import { runPaths, shardPaths, type ShardId } from './layout.js';
+import { readShardSummary, runPaths, shardPaths, type MomentsState, type ShardId, type ShardSummary } from './layout.js';
 import { resumePlan, type ShardPlan } from './plan.js';
 import { ReadDigest } from './read-digest.js';
 import { verifyPrefix } from './stdin-prefix.js';
@@ -18,36 +18,11 @@ import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
 /** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
 export const DEFAULT_CHECKPOINT_SECONDS = 2;
 
-export interface MomentsState {
-  n: number;
-  mean: number;
-  m2: number;
-}
-
 /** Where reading restarts: a document boundary. */
 export interface ReadPosition {
   input: number;
   offset: number;
   line: number;
-}
-
-/** What one scored shard leaves behind (stats.json); the cut merges these. */
-export interface ShardSummary {
-  shard: number;
-  of: number;
-  docs: number;
-  segments: number;
-  sentences: number;
-  bytes: number;
-  moments: MomentsState;
-  reader: Record<string, number>;
-  seconds: number;
-  checkpoints: number;
-  resumes: number;
-  /** The shard left a doc index (docs.index) that its emit reads instead of splitting again; absent in runs scored before it existed. */
-  docIndex?: boolean;
-  /** sha256 of every plain-text input byte the shard read (read-digest.ts): emit reads the same bytes or refuses. */
-  readSha256?: string;
 }
 
 interface ScoreCheckpoint {
@@ -85,12 +60,6 @@ export interface ScoreShardOptions {
   signal?: AbortSignal;
   progress?: (line: string) => void;
   crashAt?: string;
-}
-
-export function readShardSummary(runDir: string, id: ShardId): ShardSummary | undefined {
-  const p = shardPaths(runDir, id);
-  if (!existsSync(p.done)) return undefined;
-  return JSON.parse(readFileSync(p.stats, 'utf8')) as ShardSummary;
 }
 
 /**
