@@ -101,11 +101,11 @@ export interface FilterStats {
   completion?: CompletionInfo;
   /**
    * The share of the corpus's sentences that look like the task, with a range, as the default's
-   * fit read it from the general sample (cut/share-estimate.ts); absent when it could not tell
-   * (then `taskShareNone` says why) and for other methods.
+   * fit read it from the general sample (cut/share-estimate.ts): without an `estimate`, only the
+   * range's side the scores support; absent when it could tell neither, and for other methods.
    */
   taskShare?: TaskShare;
-  /** Why the fit gave no `taskShare`. */
+  /** Why the fit gave no `estimate` (with or without a `taskShare` range). */
   taskShareNone?: string;
   /**
    * The default's held-out measure of the model that scored (completed from this corpus, or as
