@@ -51,7 +51,7 @@ export interface MethodResult {
   atShare: ShareCut[];
   /** What filter would say of how much of the mix looks like the task (cut/share-estimate.ts), beside `inDomainShare`. */
   taskShare?: TaskShare;
-  /** Why the fit gave no `taskShare` (the default's); absent for other methods. */
+  /** Why the fit gave no `estimate` (the default's), with or without a `taskShare` range; absent for other methods. */
   taskShareNone?: string;
 }
 
