@@ -9,11 +9,17 @@
  * rest only where the task's kind of text is both plentiful and told by its words; then the
  * estimate is the share of the sample's sentences below the deepest valley of their segment
  * density. Where the valley is shallow, or holds too few segments below it, the scores cannot
- * tell and there is no estimate, only the reason: a wrong figure given with confidence would be
- * worse than none. Measured on the labelled suites: docs/benchmarks/task-share.md.
+ * tell and there is no estimate, only the reason (a wrong figure given with confidence would be
+ * worse than none) and the side of a range the scores support: a floor from the first fit's far
+ * tail, a ceiling from the most task-like Gaussian part of the probe's scores. Measured on the
+ * labelled suites: docs/benchmarks/task-share.md.
  */
 export interface TaskShare {
-  /** Estimated share of the corpus's sentences that belong to the task's domain; absent where the scores cannot tell (then `low` is 0: the range is "at most `high`"). */
+  /**
+   * Estimated share of the corpus's sentences that belong to the task's domain; absent where the
+   * scores cannot tell. Then the range keeps the side they support: `low` 0 is no floor, `high` 1
+   * no ceiling.
+   */
   estimate?: number;
   low: number;
   high: number;
@@ -55,7 +61,10 @@ const MAX_SHARE = 0.6;
 const FACTOR = 1.5;
 const GRID = 300;
 
-/** The estimate from a sample's segments (each its mean score, lower = more task-like, and its sentences). */
+/**
+ * The estimate from a sample's segments under the probe (each its mean score, lower = more
+ * task-like, and its sentences); `first`: the same segments under the first fit, for the floor.
+ */
 export function estimateSampleShare(segments: readonly { mean: number; sentences: number }[], first: readonly { mean: number; sentences: number }[] = []): TaskShareReading {
   const points = segments.filter((s) => Number.isFinite(s.mean) && s.sentences > 0).sort((a, b) => a.mean - b.mean);
   const n = points.length;
