@@ -94,7 +94,7 @@ for p in sorted(glob.glob(os.path.join(res, 'eval-*.json'))):
     if 'methods' not in e:
         tables.append('%s: %s\n' % (name, e.get('error', 'no result')))
         continue
-    lines = ['%s (in-domain %s, %.1f%% of the mix; keep %s by %s)' % (name, e.get('in_domain'), 100 * (e.get('in_domain_share') or 0), e.get('keep'), e.get('keep_by')),
+    lines = ['%s (in-domain %s, %.1f%% of the mix; keep %.4g by %s)' % (name, e.get('in_domain'), 100 * (e.get('in_domain_share') or 0), e.get('keep') or 0, e.get('keep_by')),
              '%-30s %10s %10s %8s %9s' % ('method', 'precision', 'chars', 'recall', 'seconds')]
     for m in e['methods']:
         lines.append('%-30s %9.1f%% %9.1f%% %7.1f%% %9.1f' % (m.get('name', '?')[:30], 100 * (m.get('precision') or 0), 100 * (m.get('precision_chars') or 0),
