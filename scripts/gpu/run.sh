@@ -173,7 +173,7 @@ export LD_LIBRARY_PATH="${NVLIBS#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "$LD_LIBRARY_PATH" | tr ':' '\n' >"$RES/ld-library-path.txt"
 if [ -s "$ORTDIR/libonnxruntime_providers_cuda.so" ]; then
   ldd "$ORTDIR/libonnxruntime_providers_cuda.so" >"$RES/ldd.txt" 2>&1
-  for l in libcudnn.so.9 libcufft.so.12 libcufft.so.11 libcuda.so.1; do
+  for l in libcudnn.so.9 libcufft.so.12 libcuda.so.1; do
     p=$(for d in $(echo "$LD_LIBRARY_PATH" | tr ':' ' '); do ls "$d/$l" 2>/dev/null; done | head -1)
     echo "dlopen'ed $l => ${p:-not found}" >>"$RES/ldd.txt"
   done
