@@ -15,6 +15,7 @@ import { openScorer } from '../../src/model/open.js';
 import { Ledger } from '../../src/run/ledger.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 import { fileDigest, listFiles } from '../helpers/files.js';
+import { runMain } from '../helpers/cli.js';
 import { cli, fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
 
 const shared = sharedDir();
@@ -168,22 +169,22 @@ describe.skipIf(!shared)('runs: a re-cut and inputs edited in place (needs ../sh
 
   const partsOf = (run: string) => (existsSync(join(run, 'parts')) ? readdirSync(join(run, 'parts')).sort() : []);
 
-  it('a cut that differs from the earlier one removes its parts and marks the shards stale; cat parts/part-* is then one cut', () => {
+  it('a cut that differs from the earlier one removes its parts and marks the shards stale; cat parts/part-* is then one cut', async () => {
     const input = join(dir, 'recut.jsonl');
     writeFileSync(input, newsJsonl(120_000));
     const run = join(dir, 'recut-run');
-    for (const i of [0, 1]) expect(cli(['score', '-q', '-m', runModel, '--run-dir', run, '--shard', `${i}/2`, input]).code).toBe(0);
-    expect(cli(['cut', '-q', '--run-dir', run, '--keep', '0.2']).code).toBe(0);
-    for (const i of [0, 1]) expect(cli(['emit', '-q', '--run-dir', run, '--shard', `${i}/2`]).code).toBe(0);
+    for (const i of [0, 1]) expect((await runMain(['score', '-q', '-m', runModel, '--run-dir', run, '--shard', `${i}/2`, input])).code).toBe(0);
+    expect((await runMain(['cut', '-q', '--run-dir', run, '--keep', '0.2'])).code).toBe(0);
+    for (const i of [0, 1]) expect((await runMain(['emit', '-q', '--run-dir', run, '--shard', `${i}/2`])).code).toBe(0);
     expect(partsOf(run)).toEqual(['part-00000-of-00002', 'part-00001-of-00002']);
     // The same cut again: the parts stay.
-    expect(cli(['cut', '-q', '--run-dir', run, '--keep', '0.2']).stderr).toBe('');
+    expect((await runMain(['cut', '-q', '--run-dir', run, '--keep', '0.2'])).stderr).toBe('');
     expect(partsOf(run)).toHaveLength(2);
-    const recut = cli(['cut', '-q', '--run-dir', run, '--keep', '0.1']);
+    const recut = await runMain(['cut', '-q', '--run-dir', run, '--keep', '0.1']);
     expect(recut.code).toBe(0);
     expect(recut.stderr).toMatch(/^tadpole: this cut replaces the earlier one \(keep 0\.2 by bytes\): removed 2 part\(s\) .*emit for every shard again\n$/);
     expect(partsOf(run)).toEqual([]);
-    expect(cli(['emit', '-q', '--run-dir', run, '--shard', '0/2']).code).toBe(0);
+    expect((await runMain(['emit', '-q', '--run-dir', run, '--shard', '0/2'])).code).toBe(0);
     const ledger = Ledger.open(run);
     try {
       expect(ledger.shards().map((s) => s.status)).toEqual(['emitted', 'stale']);
@@ -191,8 +192,8 @@ describe.skipIf(!shared)('runs: a re-cut and inputs edited in place (needs ../sh
     } finally {
       ledger.close();
     }
-    expect(cli(['emit', '-q', '--run-dir', run, '--shard', '1/2']).code).toBe(0);
-    const single = cli(['filter', '-q', '-m', runModel, '--keep', '0.1', input]);
+    expect((await runMain(['emit', '-q', '--run-dir', run, '--shard', '1/2'])).code).toBe(0);
+    const single = await runMain(['filter', '-q', '-m', runModel, '--keep', '0.1', input]);
     expect(Buffer.concat(partsOf(run).map((p) => readFileSync(join(run, 'parts', p)))).equals(single.stdout)).toBe(true);
   });
 
@@ -205,7 +206,7 @@ describe.skipIf(!shared)('runs: a re-cut and inputs edited in place (needs ../sh
     writeFileSync(file, b);
   };
 
-  it('--resume refuses an input edited in place inside what the run had already read (the first and last 64 KiB unchanged)', () => {
+  it('--resume refuses an input edited in place inside what the run had already read (the first and last 64 KiB unchanged)', async () => {
     const input = join(dir, 'resume.jsonl');
     writeFileSync(input, newsJsonl(400_000));
     const run = join(dir, 'resume-run');
@@ -216,21 +217,21 @@ describe.skipIf(!shared)('runs: a re-cut and inputs edited in place (needs ../sh
     ledger.close();
     expect(at).toBeGreaterThan(80_000);
     editInPlace(input, 70_000);
-    const r = cli([...args, '--resume']);
+    const r = await runMain([...args, '--resume']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/^tadpole filter: error: the inputs changed since the run in .* read them: the bytes it read, up to .*resume\.jsonl byte \d+, differ now \(edited in place\); cannot resume: start a new --run-dir\n$/);
     expect(existsSync(join(dir, 'resume-kept.jsonl'))).toBe(false);
   });
 
-  it('emit refuses a shard whose input was edited in place after it was scored, and leaves no partial part', () => {
+  it('emit refuses a shard whose input was edited in place after it was scored, and leaves no partial part', async () => {
     const input = join(dir, 'emit.jsonl');
     writeFileSync(input, newsJsonl(400_000));
     const run = join(dir, 'emit-run');
-    for (const i of [0, 1]) expect(cli(['score', '-q', '-m', runModel, '--run-dir', run, '--shard', `${i}/2`, input]).code).toBe(0);
-    expect(cli(['cut', '-q', '--run-dir', run, '--keep', '0.2']).code).toBe(0);
+    for (const i of [0, 1]) expect((await runMain(['score', '-q', '-m', runModel, '--run-dir', run, '--shard', `${i}/2`, input])).code).toBe(0);
+    expect((await runMain(['cut', '-q', '--run-dir', run, '--keep', '0.2'])).code).toBe(0);
     editInPlace(input, 300_000);
-    expect(cli(['emit', '-q', '--run-dir', run, '--shard', '0/2']).code).toBe(0);
-    const r = cli(['emit', '-q', '--run-dir', run, '--shard', '1/2']);
+    expect((await runMain(['emit', '-q', '--run-dir', run, '--shard', '0/2'])).code).toBe(0);
+    const r = await runMain(['emit', '-q', '--run-dir', run, '--shard', '1/2']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/shard 1\/2 differ from what pass 1 read/);
     expect(partsOf(run)).toEqual(['part-00000-of-00002']);

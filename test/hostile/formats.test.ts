@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
+import { runMain } from '../helpers/cli.js';
+import { fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
 
 /** Inputs that are not a corpus: each is refused with exit 3, one line naming the file, and no output file. */
 
@@ -34,11 +35,11 @@ function utf32le(s: string): Buffer {
   return b;
 }
 
-function refusedRun(name: string, inputs: string[], extra: string[] = []): { code: number | null; stderr: string; left: string[] } {
+async function refusedRun(name: string, inputs: string[], extra: string[] = []): Promise<{ code: number | null; stderr: string; left: string[] }> {
   const out = join(dir, `out-${name}`);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out);
-  const r = cli(['filter', '-q', '-m', model, ...inputs, '-o', join(out, 'kept.jsonl'), ...extra]);
+  const r = await runMain(['filter', '-q', '-m', model, ...inputs, '-o', join(out, 'kept.jsonl'), ...extra]);
   return { code: r.code, stderr: r.stderr, left: readdirSync(out) };
 }
 
@@ -55,9 +56,9 @@ describe('hostile input: what cannot be a corpus is refused (exit 3, one line, n
     ['JSONL with no record holding the text field', 'body.jsonl', () => Buffer.from(news.toString('utf8').replace(/"text":/g, '"body":')), /body\.jsonl: no record has a string "text" field \(its records have: .*body.*\); name the text field with --text-field NAME/],
   ];
 
-  it.each(cases)('%s', (_what, name, bytes, message) => {
+  it.each(cases)('%s', async (_what, name, bytes, message) => {
     writeFileSync(join(dir, name), bytes());
-    const r = refusedRun(name, [join(dir, name)]);
+    const r = await refusedRun(name, [join(dir, name)]);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -65,61 +66,61 @@ describe('hostile input: what cannot be a corpus is refused (exit 3, one line, n
     expect(r.left).toEqual([]);
   });
 
-  it('Parquet on stdin: refused (its index is at the end of the file)', () => {
-    const r = cli(['filter', '-q', '-m', model, '--format', 'jsonl'], { input: Buffer.concat([Buffer.from('PAR1'), noise(3000), Buffer.from('PAR1')]) });
+  it('Parquet on stdin: refused (its index is at the end of the file)', async () => {
+    const r = await runMain(['filter', '-q', '-m', model, '--format', 'jsonl'], { input: Buffer.concat([Buffer.from('PAR1'), noise(3000), Buffer.from('PAR1')]) });
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/^tadpole filter: error: <stdin>: Parquet is read from a file path/);
   });
 
-  it('a folder with no corpus files: refused naming the folder', () => {
+  it('a folder with no corpus files: refused naming the folder', async () => {
     const empty = join(dir, 'no-corpus');
     mkdirSync(join(empty, 'sub'), { recursive: true });
     writeFileSync(join(empty, 'sub', 'notes.md'), '# not a corpus\n');
-    const r = refusedRun('empty-folder', [empty]);
+    const r = await refusedRun('empty-folder', [empty]);
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/no-corpus: no corpus files in this folder/);
     expect(r.left).toEqual([]);
   });
 
-  it('a glob that matches nothing: refused naming the pattern', () => {
-    const r = refusedRun('no-match', [join(dir, 'nothing-here', '*.jsonl.zst')]);
+  it('a glob that matches nothing: refused naming the pattern', async () => {
+    const r = await refusedRun('no-match', [join(dir, 'nothing-here', '*.jsonl.zst')]);
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/nothing-here\/\*\.jsonl\.zst: no file matches this pattern/);
   });
 });
 
 describe('hostile input: decoded, not refused', () => {
-  it('UTF-16 JSONL with a BOM (LE and BE): decoded, the same kept text as the UTF-8 file', () => {
+  it('UTF-16 JSONL with a BOM (LE and BE): decoded, the same kept text as the UTF-8 file', async () => {
     const utf8 = join(dir, 'plain.jsonl');
     writeFileSync(utf8, news);
     const le = join(dir, 'le.jsonl');
     writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(news.toString('utf8'), 'utf16le')]));
     const be = join(dir, 'be.jsonl');
     writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(news.toString('utf8'), 'utf16le').swap16()]));
-    const want = cli(['filter', '-q', '-m', model, utf8]);
+    const want = await runMain(['filter', '-q', '-m', model, utf8]);
     expect(want.code).toBe(0);
     expect(want.stdout.length).toBeGreaterThan(1000);
     for (const f of [le, be]) {
-      const got = cli(['filter', '-q', '-m', model, f]);
+      const got = await runMain(['filter', '-q', '-m', model, f]);
       expect(got.code).toBe(0);
       expect(got.stdout.toString('utf8')).toBe(want.stdout.toString('utf8'));
     }
   });
 
-  it('xz (made by the xz CLI, committed fixture): decoded, the same kept text as the plain file', () => {
+  it('xz (made by the xz CLI, committed fixture): decoded, the same kept text as the plain file', async () => {
     const fix = join(import.meta.dirname, '..', 'fixtures', 'formats');
-    const want = cli(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl')]);
-    const got = cli(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl.xz')]);
+    const want = await runMain(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl')]);
+    const got = await runMain(['filter', '-q', '-m', model, join(fix, 'corpus.jsonl.xz')]);
     expect(got.stderr).toBe('');
     expect(got.code).toBe(0);
     expect(got.stdout.equals(want.stdout)).toBe(true);
   });
 
-  it('a task of under 50 sentences: fitted, with a warning', () => {
+  it('a task of under 50 sentences: fitted, with a warning', async () => {
     const task = join(dir, 'small-task.txt');
     const text = (JSON.parse(news.toString('utf8').split('\n')[0] as string) as { text: string }).text;
     writeFileSync(task, text.split(/(?<=\.) /).slice(0, 20).join(' ') + '\n');
-    const r = cli(['fit', '--task', task, '-o', join(dir, 'small-model.json')]);
+    const r = await runMain(['fit', '--task', task, '-o', join(dir, 'small-model.json')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: the task has only \d+ sentences \(under 50\)/);
   });
