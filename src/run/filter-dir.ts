@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TadpoleError } from '../core/errors.js';
 import { STDIN } from '../io/input.js';
-import { inputPath, refuseReadOnce } from '../io/input-kind.js';
+import { refuseReadOnce, resolveInput, resolveInputs } from '../io/input-kind.js';
 import { heldOutEntry } from '../model/describe.js';
 import { taskShareEntry } from '../cut/share-estimate.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
@@ -27,8 +27,9 @@ import { runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring }
 export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSettings }): Promise<FilterStats> {
   const t0 = performance.now();
   const { runDir: dir, ...rest } = given;
-  // The run's identity names its inputs by path, as given (a resolved kind is read again where needed).
-  const opts = { ...rest, ...dir, runDir: dir.dir, inputs: given.inputs.map(inputPath) };
+  // Each input's kind is decided here, once (a no-op for kinds the caller resolved); the run's identity names them by path.
+  const kinds = resolveInputs(given.inputs, given.reader.format);
+  const opts = { ...rest, ...dir, runDir: dir.dir, inputs: kinds.map((k) => k.input) };
   checkFilterOptions(opts);
   refuseReadOnce(opts.inputs, 'filter --run-dir');
   // The ledger's driver is an optional package: when it is missing, say so before making anything.
@@ -51,15 +52,16 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
     const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
     const { ledger } = run;
-    const plan = planShard(opts.inputs, run.fingerprints, opts.reader, 0, 1);
+    const plan = planShard(kinds, run.fingerprints, opts.reader, 0, 1);
     const common = { runDir: opts.runDir, id, reader: opts.reader, ledger, resume: opts.resume, ...(opts.checkpointSeconds !== undefined ? { checkpointSeconds: opts.checkpointSeconds } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.crashAt ? { crashAt: opts.crashAt } : {}) };
     // Completed once per run directory (kept there), so --resume scores with the same model.
     const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     const tOpen = performance.now();
     const open = async () => (opts.scorer ? { scorer: opts.scorer as Scoring, own: false } : { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true });
-    const score: ShardScoring = { inputs: opts.inputs, plan, segment: opts.segment, open, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
+    const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, open, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
     const target = opts.output ?? paths.output;
-    const emit: ShardEmitting = { inputs: opts.inputs.map((i) => (i === STDIN ? paths.spool : i)), recorded: opts.inputs, plan: () => plan, segment: opts.segment, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) };
+    // Pass 2 reads stdin from the spool pass 1 wrote: a new input, resolved once it is there.
+    const emit: ShardEmitting = { inputs: () => kinds.map((k) => (k.input === STDIN ? resolveInput(paths.spool, opts.reader.format) : k)), recorded: opts.inputs, plan: () => plan, segment: opts.segment, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) };
     const results: ShardResults = {};
     const { cut: found, seconds } = await drivePasses(runDirPlace({ ...common, whole: true, score, emit }, results), { keep: opts.keep, keepBy: opts.keepBy, ...(opts.progress ? { progress: opts.progress } : {}) });
     const cut = found!;

@@ -1,6 +1,6 @@
 import { taskShareEntry } from '../cut/share-estimate.js';
 import { runFilterInDir } from './filter-dir.js';
-import type { FilterOptions, FilterStats, RunDirSettings, SinkFilterOptions } from './options.js';
+import type { FilterOptions, FilterStats, ResolvedFilterOptions, RunDirSettings, SinkFilterOptions } from './options.js';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
@@ -8,7 +8,7 @@ import { exactCut, type Cut } from '../cut/exact.js';
 import { ReadCounters, readDocuments, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
-import { inputPath, refuseReadOnce, resolveInput, resolveInputs, type InputKind, type InputRef } from '../io/input-kind.js';
+import { refuseReadOnce, resolveInput, resolveInputs, type InputKind } from '../io/input-kind.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
 import { needsCompletion } from '../model/complete.js';
@@ -48,7 +48,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
     throw err;
   }
   // Every input's kind (format, compression, seekable, size) is decided here, once.
-  const opts: SinkFilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
+  const opts: ResolvedFilterOptions = { ...given, inputs: resolveInputs(given.inputs, given.reader.format) };
   const ownWork = opts.workDir === undefined;
   let work: string;
   try {
@@ -58,7 +58,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
     throw err;
   }
   const spoolPath = join(work, 'stdin.spool');
-  const usesStdin = opts.inputs.some((i) => inputPath(i) === STDIN);
+  const usesStdin = opts.inputs.some((k) => k.input === STDIN);
   let scorer: Scoring;
   let completion: CorpusCompletion;
   // A model fitted without --general is completed from a sample of this corpus first; with
@@ -179,18 +179,18 @@ function dropScratch(work: string, own: boolean): void {
  * `spooledByCompletion`: stdin was already spooled by the completion; otherwise a stdin
  * input is spooled here, by the first pass that reads it.
  */
-function streamPlace(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
+function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
   // After stdin is spooled (by the completion, prepare or pass 1), later passes read the spool.
   // The spool's kind is resolved once, when first read (it is complete by then).
-  let spooled: InputRef[] | undefined;
-  const spooledInputs = (): InputRef[] => (spooled ??= resolveInputs(opts.inputs.map((i) => (inputPath(i) === STDIN ? (spooledByCompletion ?? spoolPath) : i)), opts.reader.format));
+  let spooled: InputKind[] | undefined;
+  const spooledInputs = (): InputKind[] => (spooled ??= opts.inputs.map((k) => (k.input === STDIN ? (spooledByCompletion ?? resolveInput(spoolPath, opts.reader.format)) : k)));
   let sketch: ScoreSketch | undefined;
   return {
     async score() {
-      let spool = opts.inputs.some((i) => inputPath(i) === STDIN) && !spooledByCompletion ? openSpool(spoolPath) : undefined;
+      let spool = opts.inputs.some((k) => k.input === STDIN) && !spooledByCompletion ? openSpool(spoolPath) : undefined;
       let pass1Inputs = spooledByCompletion ? spooledInputs() : opts.inputs;
       if (scorer.prepare) {
         // A corpus-wide selection (the paper's kNN-TAPT) sees every sentence first; stdin is
@@ -215,7 +215,7 @@ function streamPlace(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCou
 }
 
 /** What the input ranges' place takes of a filter's options. */
-function rangeOptions(opts: SinkFilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
+function rangeOptions(opts: ResolvedFilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
   return {
     inputs: opts.inputs,
     reader: opts.reader,
@@ -231,12 +231,12 @@ function rangeOptions(opts: SinkFilterOptions, work: string, betweenPasses: () =
   };
 }
 
-function reading(opts: SinkFilterOptions, inputs: readonly InputRef[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
+function reading(opts: ResolvedFilterOptions, inputs: readonly InputKind[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
   return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
-async function scorePass(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof openSpool>, inputs = opts.inputs): Promise<SpilledScores> {
+async function scorePass(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, spillPath: string, docIndexPath: string, spool?: ReturnType<typeof openSpool>, inputs = opts.inputs): Promise<SpilledScores> {
   const progress = new Progress('score', opts.inputs, opts.progress);
   const batches = scoreDocuments(reading(opts, inputs, counters, spool), scorer, opts.batchSentences);
   const out = await spillScores(batches, scorer.method, opts.segment, opts.docContext, { spill: spillPath, docIndex: docIndexPath }, () => {
@@ -248,7 +248,7 @@ async function scorePass(opts: SinkFilterOptions, scorer: Scoring, counters: Rea
 }
 
 /** Pass 2's reading, with progress and abort checks. */
-function segmentedDocsOf(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut?: Cut) {
+function segmentedDocsOf(opts: ResolvedFilterOptions, inputs: readonly InputKind[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
   const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
@@ -267,7 +267,7 @@ function segmentedDocsOf(opts: SinkFilterOptions, inputs: readonly InputRef[], s
 }
 
 /** Pass 2: write kept segments, consecutive ones of a document joined as in the input. */
-async function emitPass(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, cut: Cut): Promise<KeepTally> {
+async function emitPass(opts: ResolvedFilterOptions, inputs: readonly InputKind[], spillPath: string, docIndexPath: string, cut: Cut): Promise<KeepTally> {
   const { read, o, done } = segmentedDocsOf(opts, inputs, spillPath, docIndexPath, cut);
   const tally = emptyTally();
   await emitKept(read, { ...o, cut }, new RunWriter(opts.sink, opts.reader, opts.outFormat), tally);
@@ -276,7 +276,7 @@ async function emitPass(opts: SinkFilterOptions, inputs: readonly InputRef[], sp
 }
 
 /** --weights: every segment with λ = 1 / (1 + e^{-C(α - z)}), z its normalised score. */
-async function weightsPass(opts: SinkFilterOptions, inputs: readonly InputRef[], spillPath: string, docIndexPath: string, moments: { mean: number; std: number }): Promise<KeepTally> {
+async function weightsPass(opts: ResolvedFilterOptions, inputs: readonly InputKind[], spillPath: string, docIndexPath: string, moments: { mean: number; std: number }): Promise<KeepTally> {
   const { C, alpha } = opts.weights!;
   const sd = moments.std > 0 ? moments.std : 1;
   const writer = new RunWriter(opts.sink, opts.reader, 'jsonl');
@@ -303,7 +303,7 @@ async function weightsPass(opts: SinkFilterOptions, inputs: readonly InputRef[],
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
-async function streamingPass(opts: SinkFilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
+async function streamingPass(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
   const t1 = performance.now();
   const writer = new RunWriter(opts.sink, opts.reader, opts.outFormat);
   const progress = new Progress('filter', opts.inputs, opts.progress);
@@ -331,7 +331,7 @@ function countSegments(b: ScoredBatch, size: number): number {
 }
 
 /** A scored batch's kept runs under a fixed threshold, document by document. */
-async function writeScoredBatch(b: ScoredBatch, opts: SinkFilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
+async function writeScoredBatch(b: ScoredBatch, opts: ResolvedFilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
   const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {

@@ -3,7 +3,7 @@ import type { KeepBy } from '../cut/exact.js';
 import type { TaskShare } from '../cut/share-estimate.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import type { InputRef } from '../io/input-kind.js';
+import type { InputKind, InputRef } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { HeldOut } from '../model/describe.js';
 import type { ModelFile } from '../model/file.js';
@@ -78,6 +78,9 @@ export type FilterOptions = FilterSettings & ({ sink: Sink; runDir?: undefined }
 
 /** The options of a run that writes to a sink. */
 export type SinkFilterOptions = FilterOptions & { sink: Sink };
+
+/** The same once runFilter has decided each input's kind: every pass reads these. */
+export type ResolvedFilterOptions = Omit<FilterSettings, 'inputs'> & { inputs: readonly InputKind[]; sink: Sink };
 
 export interface FilterStats {
   method: string;

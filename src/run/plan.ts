@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
 import { isDelimited, type ReaderOptions } from '../io/documents.js';
-import { resolveInputs, type InputRef } from '../io/input-kind.js';
+import type { InputKind } from '../io/input-kind.js';
 import { STDIN, type ByteRange } from '../io/input.js';
 import type { InputFingerprint } from './ledger.js';
 
@@ -29,8 +29,7 @@ const SCAN = 64 * 1024;
  * file is cut at the first row group starting at or after the cut (its offsets are rows). Every
  * process computes the same cuts from the same bytes, so shards never overlap or miss.
  */
-export function planShard(given: readonly InputRef[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
-  const inputs = resolveInputs(given, reader.format);
+export function planShard(inputs: readonly InputKind[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
   if (of > 1 && inputs.some((k) => k.input === STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
   const starts: number[] = [];
   let total = 0;

@@ -16,7 +16,7 @@ import type { ScoringPool } from '../pipeline/pool.js';
 import { Progress } from '../pipeline/progress.js';
 import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from '../pipeline/range-pass.js';
 import { addTally, emptyTally, type OutFormat } from '../pipeline/runs.js';
-import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
+import type { InputKind } from '../io/input-kind.js';
 
 /**
  * Below this much input the pool's batches are used instead: ranges pay off when each
@@ -54,7 +54,7 @@ export function rangeSizes(pieces: number, threads: number): number[] {
 }
 
 export interface RangeFilterOptions {
-  inputs: readonly InputRef[];
+  inputs: readonly InputKind[];
   reader: ReaderOptions;
   segment: number;
   docContext?: number;
@@ -79,9 +79,8 @@ export interface RangeFilterOptions {
  * compressed files does; one .gz file does not, and its batches go to the pool). Never for
  * stdin.
  */
-export function planRanges(given: readonly InputRef[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
-  if (threads < 2 || given.some((i) => inputPath(i) === STDIN)) return undefined;
-  const inputs = resolveInputs(given, reader.format);
+export function planRanges(inputs: readonly InputKind[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
+  if (threads < 2 || inputs.some((k) => k.input === STDIN)) return undefined;
   const bytes = fps.reduce((a, f) => a + Math.max(0, f.size), 0);
   if (bytes < minBytes) return undefined;
   const pieces = Math.min(threads * MAX_PIECES_PER_THREAD, Math.max(threads * RANGES_PER_THREAD, Math.ceil(bytes / RANGE_PIECE_BYTES)));

@@ -1,8 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import type { InputFormat } from '../io/input-format.js';
 import { openForRead } from '../io/input.js';
-import { inputPath, resolveInputs, type InputRef } from '../io/input-kind.js';
+import type { InputKind } from '../io/input-kind.js';
 import type { ShardPlan } from './plan.js';
 
 /** Where a digest has reached: the input index and the byte offset in it (a document boundary). */
@@ -32,13 +31,11 @@ export class ReadDigest {
   private readonly buf = Buffer.allocUnsafe(CHUNK);
 
   constructor(
-    private readonly inputs: readonly InputRef[],
-    format: InputFormat,
+    private readonly inputs: readonly InputKind[],
     private readonly plan: ShardPlan,
   ) {
-    const kinds = resolveInputs(inputs, format);
     this.order = [...plan.only].sort((a, b) => a - b);
-    this.hashed = kinds.map((k) => k.seekable);
+    this.hashed = inputs.map((k) => k.seekable);
     const first = this.order[0] ?? inputs.length;
     this.at = { input: first, offset: plan.ranges.get(first)?.start ?? 0 };
   }
@@ -67,7 +64,7 @@ export class ReadDigest {
 
   /** Input j's path, as given. */
   path(j: number): string {
-    return inputPath(this.inputs[j] as InputRef);
+    return this.inputs[j]!.input;
   }
 
   private hashRange(j: number, from: number, end: number): void {

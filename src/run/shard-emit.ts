@@ -10,6 +10,7 @@ import { crashPoint, throwIfAborted } from '../core/interrupt.js';
 import { readShardSummary, shardPaths, type ShardId } from './layout.js';
 import { resumePlan, type ShardPlan } from './plan.js';
 import type { Ledger } from './ledger.js';
+import type { InputKind } from '../io/input-kind.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from '../pipeline/progress.js';
@@ -54,7 +55,7 @@ export interface EmitShardOptions {
   runDir: string;
   id: ShardId;
   /** Inputs as pass 2 reads them (stdin replaced by the spool). */
-  inputs: string[];
+  inputs: readonly InputKind[];
   reader: ReaderOptions;
   plan: ShardPlan;
   segment: number;
@@ -119,7 +120,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   const stats = cp ? structuredClone(cp.stats) : emptyStats();
   const secondsBefore = cp?.stats.seconds ?? 0;
   // What pass 2 reads is hashed as pass 1's was: an input edited in place since is refused, not emitted.
-  const digest = new ReadDigest(opts.inputs, opts.reader.format, opts.plan);
+  const digest = new ReadDigest(opts.inputs, opts.plan);
   if (cp) checkReadDigest(digest, cp.at, cp.readSha256, opts.runDir);
   const plan = cp ? resumePlan(opts.plan, cp.at) : opts.plan;
   const sink = Sink.toResumableFile(opts.partial, opts.target, cp?.outputBytes ?? 0);

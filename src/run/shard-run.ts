@@ -7,6 +7,7 @@ import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
+import { resolveInputs, type InputKind } from '../io/input-kind.js';
 import type { ModelFile } from '../model/file.js';
 import { refuseCorpusWide } from '../pipeline/scored.js';
 import { partPath, runPaths, shardPaths, type ShardId, type ShardSummary } from './layout.js';
@@ -73,7 +74,7 @@ function stageOpts(o: StageCommon) {
 
 /** Pass 1 of a shard, as a run-directory place runs it: the scorer is opened only if the shard still has scoring to do. */
 export interface ShardScoring {
-  inputs: string[];
+  inputs: readonly InputKind[];
   plan: ShardPlan;
   segment: number;
   docContext?: number;
@@ -85,12 +86,12 @@ export interface ShardScoring {
 
 /** Pass 2 of a shard, as a run-directory place runs it. */
 export interface ShardEmitting {
-  /** Inputs as pass 2 reads them (stdin replaced by the spool). */
-  inputs: string[];
+  /** Inputs as pass 2 reads them (stdin replaced by the spool), resolved once pass 1 has written the spool. */
+  inputs: () => readonly InputKind[];
   /** The inputs as recorded (stdin named as such): checked unchanged before pass 2. */
   recorded: string[];
   /** The shard's part of the inputs, planned once they are known unchanged. */
-  plan: () => ShardPlan;
+  plan: (inputs: readonly InputKind[]) => ShardPlan;
   segment: number;
   partial: string;
   target: string;
@@ -147,8 +148,9 @@ export function runDirPlace(o: StageCommon & { id: ShardId; reader: ReaderOption
       if (!em) throw new TadpoleError('TADPOLE_INTERNAL', 'a run-directory place without an output to emit');
       checkInputsUnchanged(o.ledger, em.recorded, o.runDir);
       if (o.whole) o.ledger.setMeta({ stage: 'emit' });
-      const plan = em.plan();
-      const run = () => emitShard({ ...common, inputs: em.inputs, plan, segment: em.segment, cut, partial: em.partial, target: em.target, ...(em.outFormat ? { outFormat: em.outFormat } : {}) });
+      const inputs = em.inputs();
+      const plan = em.plan(inputs);
+      const run = () => emitShard({ ...common, inputs, plan, segment: em.segment, cut, partial: em.partial, target: em.target, ...(em.outFormat ? { outFormat: em.outFormat } : {}) });
       const emitted = await (em.around ? em.around(run) : run());
       results.emitted = emitted;
       return emitted;
@@ -165,7 +167,8 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
     // The unit its cut counts unless told: kept with the run, so a later default never changes it.
     if (run.created) run.ledger.setMeta({ keepBy: DEFAULT_KEEP_BY });
     try {
-      const plan = planShard(opts.inputs, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
+      const kinds = resolveInputs(opts.inputs, opts.reader.format);
+      const plan = planShard(kinds, run.fingerprints, opts.reader, opts.id.shard, opts.id.of);
       const open = async () => {
         if (opts.scorer) return { scorer: opts.scorer as Scoring, own: false };
         // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
@@ -173,7 +176,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
         return { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true };
       };
       const results: ShardResults = {};
-      const score: ShardScoring = { inputs: opts.inputs, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
+      const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
       await drivePasses(runDirPlace({ ...opts, reader: opts.reader, ledger: run.ledger, score }, results), { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['score'] });
       return results.summary!;
     } finally {
@@ -271,11 +274,10 @@ export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { t
   const target = opts.output ?? partPath(opts.runDir, opts.id);
   try {
     if (identity.of !== opts.id.of) throw new TadpoleError('TADPOLE_USAGE', `${opts.runDir} was scored as ${identity.of} shards, not ${opts.id.of}: use --shard I/${identity.of}`);
-    const inputs = identity.inputs.map((i) => (i === STDIN ? runPaths(opts.runDir).spool : i));
     const emit: ShardEmitting = {
-      inputs,
+      inputs: () => resolveInputs(identity.inputs.map((i) => (i === STDIN ? runPaths(opts.runDir).spool : i)), identity.reader.format),
       recorded: identity.inputs,
-      plan: () => planShard(inputs, ledger.inputs(), identity.reader, opts.id.shard, opts.id.of),
+      plan: (inputs) => planShard(inputs, ledger.inputs(), identity.reader, opts.id.shard, opts.id.of),
       segment: identity.segment,
       partial: `${partPath(opts.runDir, opts.id)}.partial`,
       target,

@@ -11,6 +11,7 @@ import { resumePlan, type ShardPlan } from './plan.js';
 import { ReadDigest } from './read-digest.js';
 import { verifyPrefix } from './stdin-prefix.js';
 import type { Ledger } from './ledger.js';
+import type { InputKind } from '../io/input-kind.js';
 import { openSpill, spillBatch } from '../pipeline/passes.js';
 import { Progress } from '../pipeline/progress.js';
 import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
@@ -44,7 +45,7 @@ interface ScoreCheckpoint {
 export interface ScoreShardOptions {
   runDir: string;
   id: ShardId;
-  inputs: string[];
+  inputs: readonly InputKind[];
   reader: ReaderOptions;
   plan: ShardPlan;
   scorer: Scoring;
@@ -94,7 +95,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   let sentences = 0;
   let bytes = 0;
   let secondsBefore = 0;
-  const digest = new ReadDigest(opts.inputs, opts.reader.format, opts.plan);
+  const digest = new ReadDigest(opts.inputs, opts.plan);
   if (resumed) {
     const s = resumed;
     counters.restore(s.reader);
@@ -108,7 +109,8 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   }
 
   // stdin: spooled for pass 2; a resumed pass 1 reads stdin again and checks it against the old spool.
-  const usesStdin = opts.inputs.includes(STDIN) && plan.only.has(opts.inputs.indexOf(STDIN));
+  const stdinAt = opts.inputs.findIndex((k) => k.input === STDIN);
+  const usesStdin = stdinAt >= 0 && plan.only.has(stdinAt);
   const spoolPath = runPaths(opts.runDir).spool;
   let stdin = opts.stdin;
   if (usesStdin && cp && existsSync(spoolPath) && stdin) {

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READER, readDocuments } from '../../src/io/documents.js';
+import { resolveInputs } from '../../src/io/input-kind.js';
 import { fingerprintInputs } from '../../src/run/fingerprint.js';
 import { nextBoundary, planShard } from '../../src/run/plan.js';
 import { tempDir } from '../shard/helpers.js';
@@ -28,7 +29,7 @@ describe('shard plan', () => {
     for (let n = 1; n <= 7; n++) {
       const seen: string[] = [];
       for (let i = 0; i < n; i++) {
-        const plan = planShard([f], fps, DEFAULT_READER, i, n);
+        const plan = planShard(resolveInputs([f], DEFAULT_READER.format), fps, DEFAULT_READER, i, n);
         for await (const b of readDocuments([f], DEFAULT_READER, { only: plan.only, ranges: plan.ranges })) seen.push(...b.map((x) => x.text));
       }
       expect(seen).toEqual(paras);

@@ -7,6 +7,7 @@ import { DEFAULT_READER } from '../../src/io/documents.js';
 import { Moments } from '../../src/pipeline/passes.js';
 import { planRanges, rangeSizes, RANGES_PER_THREAD } from '../../src/run/range-filter.js';
 import { fingerprintInputs } from '../../src/run/fingerprint.js';
+import { resolveInputs } from '../../src/io/input-kind.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-ranges-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe('input ranges: where they apply and how the input is cut', () => {
 
   it('plain files: ranges that shrink towards the end, every document in exactly one range, cut at line starts', () => {
     const inputs = [a, b];
-    const jobs = planRanges(inputs, fingerprintInputs(inputs), DEFAULT_READER, 3, 0)!;
+    const jobs = planRanges(resolveInputs(inputs, DEFAULT_READER.format), fingerprintInputs(inputs), DEFAULT_READER, 3, 0)!;
     expect(jobs.length).toBeGreaterThan(1);
     expect(jobs.length).toBeLessThanOrEqual(3 * RANGES_PER_THREAD);
     // The first range (2 of the 12 pieces) is larger than the last (1 piece, of the second file).
@@ -63,17 +64,17 @@ describe('input ranges: where they apply and how the input is cut', () => {
       writeFileSync(gz, gzipSync(lines.slice(0, lines.indexOf('\n', 1000 * (i + 1)) + 1)));
       return gz;
     });
-    const many = planRanges(gzs, fingerprintInputs(gzs), DEFAULT_READER, 2, 0)!;
+    const many = planRanges(resolveInputs(gzs, DEFAULT_READER.format), fingerprintInputs(gzs), DEFAULT_READER, 2, 0)!;
     expect(many.length).toBeGreaterThanOrEqual(4);
     for (const j of many) expect(j.ranges).toEqual([]); // whole files only
     expect(many.flatMap((j) => j.only).sort()).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(planRanges([gzs[0]!], fingerprintInputs([gzs[0]!]), DEFAULT_READER, 2, 0)).toBeUndefined();
+    expect(planRanges(resolveInputs([gzs[0]!], DEFAULT_READER.format), fingerprintInputs([gzs[0]!]), DEFAULT_READER, 2, 0)).toBeUndefined();
   });
 
   it('not for one thread, small inputs or stdin', () => {
-    expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 1, 0)).toBeUndefined();
-    expect(planRanges([a], fingerprintInputs([a]), DEFAULT_READER, 2)).toBeUndefined(); // under RANGE_MIN_BYTES
-    expect(planRanges(['-', a], [{ idx: 0, path: '-', size: -1, mtimeMs: 0, headTailSha256: '', gzip: false }, ...fingerprintInputs([a])], DEFAULT_READER, 2, 0)).toBeUndefined();
+    expect(planRanges(resolveInputs([a], DEFAULT_READER.format), fingerprintInputs([a]), DEFAULT_READER, 1, 0)).toBeUndefined();
+    expect(planRanges(resolveInputs([a], DEFAULT_READER.format), fingerprintInputs([a]), DEFAULT_READER, 2)).toBeUndefined(); // under RANGE_MIN_BYTES
+    expect(planRanges(resolveInputs(['-', a], DEFAULT_READER.format), [{ idx: 0, path: '-', size: -1, mtimeMs: 0, headTailSha256: '', gzip: false }, ...fingerprintInputs([a])], DEFAULT_READER, 2, 0)).toBeUndefined();
   });
 });
 
