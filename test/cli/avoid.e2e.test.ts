@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { AVOID_DEFAULTS } from '../../src/select/avoid.js';
-import { fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
+import { fitThenFilter, runCli, runMain, tempDir } from '../helpers/cli.js';
 import { agNewsSports, keptShareBySource, sportForumPosts, sportMix } from '../helpers/corpora.js';
 
 /**
@@ -57,17 +57,17 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       // More than the fit can weigh (a fifth of a 100-sentence sample): a seeded 20 are read.
       const many = join(dir, 'many.txt');
       writeFileSync(many, Array.from({ length: 50 }, (_, i) => `Post number ${i} about the game last night.`).join('\n') + '\n');
-      const capped = await runCli(['fit', '--task', task, '--doc-per-line', '--avoid', many, '--general-sample', '100', '-o', model]);
+      const capped = await runMain(['fit', '--task', task, '--doc-per-line', '--avoid', many, '--general-sample', '100', '-o', model]);
       expect(capped.code, capped.stderr).toBe(0);
       expect(capped.stderr).toMatch(/--avoid: a seeded 20 of its sentences/);
       expect(JSON.parse(readFileSync(model, 'utf8')).completion.avoid).toHaveLength(20);
-      const dsir = await runCli(['fit', '--task', task, '--method', 'dsir', '--avoid', join(dir, 'missing.txt'), '-o', join(dir, 'd.json')]);
+      const dsir = await runMain(['fit', '--task', task, '--method', 'dsir', '--avoid', join(dir, 'missing.txt'), '-o', join(dir, 'd.json')]);
       expect(dsir.code).toBe(2);
       expect(dsir.stderr).toMatch(/--avoid works with the default fit .* dsir does not take text to avoid/);
-      const badShare = await runCli(['fit', '--task', task, '--doc-per-line', '--avoid', avoid, '--option', 'avoidShare=abc', '-o', join(dir, 'x.json')]);
+      const badShare = await runMain(['fit', '--task', task, '--doc-per-line', '--avoid', avoid, '--option', 'avoidShare=abc', '-o', join(dir, 'x.json')]);
       expect(badShare.code).toBe(2);
       expect(badShare.stderr).toMatch(/invalid avoidShare "abc"/);
-      const both = await runCli(['fit', '--task', '-', '--avoid', '-', '-o', join(dir, 'b.json')]);
+      const both = await runMain(['fit', '--task', '-', '--avoid', '-', '-o', join(dir, 'b.json')]);
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/stdin \(-\) can feed --task or --avoid, not both/);
     } finally {

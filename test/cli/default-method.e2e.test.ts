@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runMain, tempDir } from '../helpers/cli.js';
 import { corpusRecords, realMix } from '../helpers/corpora.js';
 
 describe.skipIf(!sharedDir())('the default method end to end (real text)', () => {
@@ -13,7 +13,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const docs = realMix(60);
       writeFileSync(corpus, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
       const model = join(dir, 'model.json');
-      const fit = await runCli(['fit', '-v', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
+      const fit = await runMain(['fit', '-v', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/contrast: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
       expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
@@ -31,7 +31,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       expect(m.selector.state.selfTraining).toMatchObject({ rounds: 4, expand: 0.05, bySegments: true });
       expect(m.selector.state.selfTraining.moved.map((r: { sentences: number }) => r.sentences / m.counts.generalSentences)).toEqual([expect.closeTo(0.05, 1), expect.closeTo(0.1, 1), expect.closeTo(0.15, 1), expect.closeTo(0.2, 1)]);
       const out = join(dir, 'kept.jsonl');
-      const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
+      const f = await runMain(['filter', '-m', model, corpus, '-o', out, '-q']);
       expect(f.code, f.stderr).toBe(0);
       expect(f.stderr).not.toMatch(/warning/);
       const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
@@ -50,14 +50,14 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const task = join(dir, 'titles.jsonl');
       writeFileSync(task, corpusRecords('cs-scitldr-abstracts/dev.jsonl.gz', 400).map((r) => JSON.stringify({ text: String(r.title) })).join('\n') + '\n');
       const model = join(dir, 'model.json');
-      const fit = await runCli(['fit', '-v', '--task', task, '--general', corpus, '-o', model]);
+      const fit = await runMain(['fit', '-v', '--task', task, '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/contrast: function words are 1\d% of the task's words and [34]\d% of the corpus sample's: the task reads as headlines or titles/);
       const m = JSON.parse(readFileSync(model, 'utf8'));
       expect(m.selector.state.functionWords.skipped).toBe(true);
       expect(m.selector.params.chosen).toBe('classifier:rounds=1:expand=0.05:features=chars-folded-content+dsir:features=chars-folded-content:norm=mean');
       const out = join(dir, 'kept.jsonl');
-      const f = await runCli(['filter', '-m', model, corpus, '-o', out, '-q']);
+      const f = await runMain(['filter', '-m', model, corpus, '-o', out, '-q']);
       expect(f.code, f.stderr).toBe(0);
       const kept = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { source: string });
       expect(kept.filter((d) => d.source === 'cs').length / kept.length).toBeGreaterThan(0.6);

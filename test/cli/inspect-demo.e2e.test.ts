@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../src/text/sentences.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, runMain, tempDir } from '../helpers/cli.js';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
@@ -16,7 +16,7 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
       const kept = join(dir, 'kept.jsonl');
       const task = join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz');
       const groupsDir = join(dir, 'groups');
-      const r = await runCli(['inspect', kept, '--task', task, '--json', '--write-groups', groupsDir]);
+      const r = await runMain(['inspect', kept, '--task', task, '--json', '--write-groups', groupsDir]);
       expect(r.code, r.stderr).toBe(0);
       const groups = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { group: number; share: number; unlike: number; verdict: string; taskLike: boolean; file: string });
 
@@ -46,7 +46,7 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
         // An unlike group, if any, is mostly the demo's non-biomedical text; a mostly-biomedical one is never unlike.
         if (g.verdict === 'unlike') expect(bioShare(g.file)).toBeLessThan(0.5);
       }
-      const report = await runCli(['inspect', kept, '--task', task]);
+      const report = await runMain(['inspect', kept, '--task', task]);
       expect(report.code, report.stderr).toBe(0);
       const avoids = (report.stdout.toString().match(/to avoid it: /g) ?? []).length;
       expect(avoids).toBe(groups.filter((g) => g.verdict === 'unlike').length);

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../src/core/shared.js';
 import { splitSentences } from '../../src/text/sentences.js';
 import { spawn } from 'node:child_process';
-import { BIN, fitThenFilter, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, fitThenFilter, runMain, tempDir } from '../helpers/cli.js';
 import { agNewsSports, keptShareBySource, sportMix } from '../helpers/corpora.js';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 describe('inspect: usage and bad input', () => {
   it('documents itself and refuses bad flags and empty input with the usage and input exit codes', async () => {
-    const help = await runCli(['inspect', '--help']);
+    const help = await runMain(['inspect', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout.toString()).toMatch(/Usage: tadpole inspect/);
     expect(help.stdout.toString()).toMatch(/--write-groups DIR/);
@@ -19,17 +19,17 @@ describe('inspect: usage and bad input', () => {
     try {
       const text = join(dir, 't.txt');
       writeFileSync(text, 'The goalie stopped the puck.\n');
-      expect((await runCli(['inspect', text, '--groups', '0'])).code).toBe(2);
-      expect((await runCli(['inspect', text, '--sample', '0'])).code).toBe(2);
-      const both = await runCli(['inspect', '-', '--task', '-']);
+      expect((await runMain(['inspect', text, '--groups', '0'])).code).toBe(2);
+      expect((await runMain(['inspect', text, '--sample', '0'])).code).toBe(2);
+      const both = await runMain(['inspect', '-', '--task', '-']);
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/stdin \(-\) can feed the text or --task, not both/);
       const empty = join(dir, 'empty.txt');
       writeFileSync(empty, '\n\n');
-      const none = await runCli(['inspect', empty]);
+      const none = await runMain(['inspect', empty]);
       expect(none.code).toBe(3);
       expect(none.stderr).toMatch(/no sentences in .*empty\.txt/);
-      const missing = await runCli(['inspect', join(dir, 'missing.txt')]);
+      const missing = await runMain(['inspect', join(dir, 'missing.txt')]);
       expect(missing.code).toBe(3);
     } finally {
       cleanup();
@@ -52,7 +52,7 @@ describe('inspect: usage and bad input', () => {
       ...Array.from({ length: 30 }, (_, i) => `The goalie stopped the puck in period ${i % 3} and the rangers scored on the power play.`),
       ...Array.from({ length: 30 }, (_, i) => `Whisk the flour with butter and sugar, then bake the dough for ${i % 5} minutes in the oven.`),
     ];
-    const r = await runCli(['inspect', '--doc-per-line', '--groups', '2', '--json', '--examples', '1'], { input: lines.join('\n') + '\n' });
+    const r = await runMain(['inspect', '--doc-per-line', '--groups', '2', '--json', '--examples', '1'], { input: lines.join('\n') + '\n' });
     expect(r.code, r.stderr).toBe(0);
     const groups = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { group: number; share: number; sentences: number; words: string[]; examples: string[] });
     expect(groups.map((g) => g.group)).toEqual([1, 2]);
@@ -65,11 +65,11 @@ describe('inspect: usage and bad input', () => {
     const { dir, cleanup } = tempDir();
     try {
       const out = join(dir, 'groups');
-      const six = await runCli(['inspect', '--doc-per-line', '--groups', '6', '--write-groups', out], { input: lines.join('\n') + '\n' });
+      const six = await runMain(['inspect', '--doc-per-line', '--groups', '6', '--write-groups', out], { input: lines.join('\n') + '\n' });
       expect(six.code, six.stderr).toBe(0);
       const n = six.stderr.match(/wrote (\d+) group files/)?.[1];
       expect(Number(n)).toBeGreaterThan(2);
-      const two = await runCli(['inspect', '--doc-per-line', '--groups', '2', '--write-groups', out], { input: lines.join('\n') + '\n' });
+      const two = await runMain(['inspect', '--doc-per-line', '--groups', '2', '--write-groups', out], { input: lines.join('\n') + '\n' });
       expect(two.code, two.stderr).toBe(0);
       expect(two.stderr).toMatch(/removed \d+ group files? of an earlier run/);
       expect(readdirSync(out).sort()).toEqual(['group-1.txt', 'group-2.txt']);
@@ -105,7 +105,7 @@ describe.skipIf(!sharedDir())('inspect, then fit --avoid (real text)', () => {
 
       const keptPlain = (await fitThenFilter(dir, task, corpus, [], 'plain')).kept;
       const groupsDir = join(dir, 'groups');
-      const inspect = await runCli(['inspect', keptPlain, '--task', task, '--doc-per-line', '--write-groups', groupsDir]);
+      const inspect = await runMain(['inspect', keptPlain, '--task', task, '--doc-per-line', '--write-groups', groupsDir]);
       expect(inspect.code, inspect.stderr).toBe(0);
       const reportText = inspect.stdout.toString();
       expect(reportText).toMatch(/^\d+ sentences in \d+ pieces \(all of it\), 6 groups; \d+ task sentences placed among them/);

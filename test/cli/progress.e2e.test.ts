@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, runMain, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
@@ -32,7 +32,7 @@ describe.skipIf(!hasScript)('progress on a terminal (built-in corpus)', () => {
   });
 
   it('filter of a task-only model: the sampling, the completion fit with its rounds, the score, the cut and the write', async () => {
-    expect((await runCli(['fit', '-q', '--task', f('task.txt.gz'), '--general-sample', '3000', '-o', f('m.json')])).code).toBe(0);
+    expect((await runMain(['fit', '-q', '--task', f('task.txt.gz'), '--general-sample', '3000', '-o', f('m.json')])).code).toBe(0);
     const run = onTerminal(['filter', '-m', f('m.json'), f('mix.jsonl.gz'), '-o', f('kept.jsonl')]);
     expect(run.code, run.screen).toBe(0);
     const lines = drawn(run.screen);
@@ -44,7 +44,7 @@ describe.skipIf(!hasScript)('progress on a terminal (built-in corpus)', () => {
     // The summary comes after the last progress line, on a line of its own.
     expect(lines.at(-1)).toMatch(/^tadpole: kept \d+\/\d+ segments, (19|20)\.\d\d% of the bytes/);
     // Off a terminal: none of it, the same output.
-    const piped = await runCli(['filter', '-m', f('m.json'), f('mix.jsonl.gz'), '-o', f('kept2.jsonl')]);
+    const piped = await runMain(['filter', '-m', f('m.json'), f('mix.jsonl.gz'), '-o', f('kept2.jsonl')]);
     expect(piped.stderr).not.toMatch(/\r|complete: fit|score: |cut: /);
     expect(readFileSync(f('kept2.jsonl')).equals(readFileSync(f('kept.jsonl')))).toBe(true);
   });

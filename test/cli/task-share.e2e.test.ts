@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinMix } from '../helpers/builtin.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, runMain, tempDir } from '../helpers/cli.js';
 
 describe('filter says how much of the corpus looks like the task (real text)', () => {
   it("on stderr and in --stats, the same whatever --keep, near the task domain's share; -q drops the line, not the field", async () => {
@@ -16,7 +16,7 @@ describe('filter says how much of the corpus looks like the task (real text)', (
       expect(fit.code, fit.stderr).toBe(0);
       const read = async (keep: string, extra: string[] = []) => {
         const stats = join(dir, `stats-${keep}.json`);
-        const f = await runCli(['filter', '-m', model, corpus, '-o', join(dir, `kept-${keep}.jsonl`), '--keep', keep, '--stats', stats, ...extra]);
+        const f = await runMain(['filter', '-m', model, corpus, '-o', join(dir, `kept-${keep}.jsonl`), '--keep', keep, '--stats', stats, ...extra]);
         expect(f.code, f.stderr).toBe(0);
         return { stderr: f.stderr, stats: JSON.parse(readFileSync(stats, 'utf8')) as { taskShare?: { estimate: number; low: number; high: number }; taskShareNone?: string } };
       };
