@@ -35,6 +35,7 @@ export type { FilterOptions, FilterStats, RunDirSettings } from './run/options.j
 export { runFilterInDir } from './run/filter-dir.js';
 export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './run/shard-run.js';
 export { segmentScores } from './pipeline/segments.js';
+export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-records.js';
 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';

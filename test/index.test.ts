@@ -70,7 +70,7 @@ describe('library API (the README example)', () => {
       'auroc', 'averagePrecision', 'checkDeferredOptions', 'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine',
       'deferFit', 'describeModel', 'detectorFromJSON', 'emitStage', 'exactCut', 'fitModel', 'formatRankTable', 'groupText', 'isKept', 'loadSpec', 'needsCompletion', 'openScorer',
       'rankDetectors', 'readDocuments', 'readModel', 'readSentences', 'resolveFormat', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'scoreStage', 'segmentBounds', 'segmentScores',
-      'selectKeptInMemory', 'selectorFactory', 'sphericalKMeans', 'splitSentences', 'summarizeModel', 'validateModel', 'writeModel',
+      'selectKeptInMemory', 'selectorFactory', 'sphericalKMeans', 'splitSentences', 'summarizeModel', 'validateModel', 'writeModel', 'writeScoreRecords',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
   });

@@ -1,14 +1,10 @@
 import { TadpoleError } from '../core/errors.js';
-import { readDocuments, ReadCounters } from '../io/documents.js';
 import { Sink } from '../io/sink.js';
 import { readModel } from '../model/file.js';
-import { prepareOnFiles } from '../pipeline/scored.js';
-import { openScoring, scoreDocuments } from '../pipeline/scoring.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
-import { segmentsOf } from '../pipeline/segments.js';
-import { completeFromCorpus } from '../pipeline/complete.js';
 import { needsCompletion } from '../model/complete.js';
+import { writeScoreRecords } from '../pipeline/score-records.js';
 import { STDIN } from '../io/input.js';
 import { refuseReadOnce } from '../io/input-kind.js';
 import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
@@ -74,50 +70,19 @@ export const command: Command = {
     const overrides = embedderOverridesFrom(args, io);
     const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
     const workers = workersFrom(args, inputs);
-    const { model: ready } = await completeFromCorpus(model, inputs, reader, { embedder: overrides, workers, ...(log ? { log } : {}) });
-    const scorer = await openScoring(ready, overrides, workers);
-    // Opened once the model is complete and the scorer open, so a refusal leaves no output file.
-    const sink = output ? Sink.toFile(output) : Sink.toStream(io.stdout);
-    const counters = new ReadCounters();
-    try {
-      await prepareOnFiles(scorer, inputs, reader);
-      const docs = readDocuments(inputs, reader, { stdin: io.stdin, counters });
-      let nextId = 0;
-      for await (const b of scoreDocuments(docs, scorer)) {
-        if (perSegment) {
-          const segs = segmentsOf(b, size, nextId, docContext);
-          nextId += segs.length;
-          let d = 0;
-          for (const seg of segs) {
-            while (b.docs[d]!.ordinal !== seg.doc) d++;
-            const spans = b.spans[d]!;
-            const rec: Record<string, unknown> = { doc: seg.doc, segment: seg.id, first: seg.firstSentence, sentences: seg.sentences, score: seg.score };
-            if (withText) rec.text = b.docs[d]!.text.slice(spans[2 * seg.firstSentence], spans[2 * (seg.firstSentence + seg.sentences - 1) + 1]);
-            await sink.write(JSON.stringify(rec) + '\n');
-          }
-        } else {
-          for (let d = 0; d < b.docs.length; d++) {
-            const first = b.firstSentence[d]!;
-            const spans = b.spans[d]!;
-            const n = spans.length / 2;
-            for (let i = 0; i < n; i++) {
-              const rec: Record<string, unknown> = { doc: b.docs[d]!.ordinal, i, score: b.scores[first + i] };
-              // From the document: a scorer that reads sentences in place leaves b.sentences empty.
-              if (withText) rec.text = b.docs[d]!.text.slice(spans[2 * i], spans[2 * i + 1]);
-              await sink.write(JSON.stringify(rec) + '\n');
-            }
-          }
-        }
-        if (sink.closedEarly) break;
-      }
-      await sink.close();
-    } catch (err) {
-      await sink.abort();
-      throw err;
-    } finally {
-      await scorer.dispose();
-    }
-    const skipped = sink.closedEarly ? undefined : readerSummary(counters.toJSON(), { textField: reader.textField, stats: false });
+    const done = await writeScoreRecords({
+      inputs,
+      reader,
+      model,
+      embedder: overrides,
+      workers,
+      ...(perSegment ? { segments: { size, docContext } } : {}),
+      withText,
+      stdin: io.stdin,
+      ...(log ? { log } : {}),
+      sink: () => (output ? Sink.toFile(output) : Sink.toStream(io.stdout)),
+    });
+    const skipped = done.closedEarly ? undefined : readerSummary(done.reader, { textField: reader.textField, stats: false });
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     return 0;
   },
