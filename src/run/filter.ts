@@ -22,7 +22,7 @@ import { emptyTally, RunWriter, type KeepTally } from '../pipeline/runs.js';
 import { throwIfAborted } from '../core/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
 import { defaultWorkers, ScoringPool } from '../pipeline/pool.js';
-import { planRanges, rangesPlace, type RangeFilterOptions } from './range-filter.js';
+import { planRanges, rangesPlace } from './range-filter.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from '../pipeline/scored.js';
 import { openScoring, scoreDocuments, threadsOf, type Scoring } from '../pipeline/scoring.js';
 import { segmentsOf } from '../pipeline/segments.js';
@@ -127,7 +127,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
         if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       };
       const ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
-      const place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, rangeOptions(opts, work, checkUnchanged)) : streamPlace(opts, scorer, counters, work, checkUnchanged, spooledByCompletion);
+      const place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, opts, work, checkUnchanged) : streamPlace(opts, scorer, counters, work, checkUnchanged, spooledByCompletion);
       const r = await drivePasses(place, { keep: opts.keep, keepBy: opts.keepBy, ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
       Object.assign(stats.seconds, r.seconds);
       if (r.scored) {
@@ -211,23 +211,6 @@ function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: Rea
     cut: (keep, keepBy) => exactCut(sketch!, [spillPath], keep, keepBy),
     emit: (cut) => emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut),
     weigh: (scored) => weightsPass(opts, spooledInputs(), spillPath, docIndexPath, scored.moments),
-  };
-}
-
-/** What the input ranges' place takes of a filter's options. */
-function rangeOptions(opts: ResolvedFilterOptions, work: string, betweenPasses: () => void): RangeFilterOptions {
-  return {
-    inputs: opts.inputs,
-    reader: opts.reader,
-    segment: opts.segment,
-    ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}),
-    ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}),
-    sink: opts.sink,
-    ...(opts.outFormat ? { outFormat: opts.outFormat } : {}),
-    ...(opts.progress ? { progress: opts.progress } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    work,
-    betweenPasses,
   };
 }
 

@@ -10,12 +10,13 @@ import { throwIfAborted } from '../core/interrupt.js';
 import { planShard, type ShardPlan } from './plan.js';
 import type { InputFingerprint } from './ledger.js';
 import type { PassPlace } from './drive.js';
+import type { ResolvedFilterOptions } from './options.js';
 import { Moments } from '../pipeline/passes.js';
 import type { RangeTask, RunHere } from '../pipeline/pool-protocol.js';
 import type { ScoringPool } from '../pipeline/pool.js';
 import { Progress } from '../pipeline/progress.js';
 import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from '../pipeline/range-pass.js';
-import { addTally, emptyTally, type OutFormat } from '../pipeline/runs.js';
+import { addTally, emptyTally } from '../pipeline/runs.js';
 import type { InputKind } from '../io/input-kind.js';
 
 /**
@@ -51,22 +52,6 @@ export function rangeSizes(pieces: number, threads: number): number[] {
     left -= take;
   }
   return sizes;
-}
-
-export interface RangeFilterOptions {
-  inputs: readonly InputKind[];
-  reader: ReaderOptions;
-  segment: number;
-  docContext?: number;
-  batchSentences?: number;
-  sink: Sink;
-  outFormat?: OutFormat;
-  progress?: (line: string) => void;
-  signal?: AbortSignal;
-  /** Scratch folder: each range's spill, doc index and output part. */
-  work: string;
-  /** Runs after pass 1 (the caller checks that the inputs did not change). */
-  betweenPasses?: () => void;
 }
 
 /**
@@ -126,8 +111,8 @@ function joinPlans(plans: ShardPlan[]): ShardPlan {
  * documents, segments, global segment ids and document ordinals), and nothing is serial
  * but the cut and the join. drivePasses (drive.ts) runs the steps.
  */
-export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: RangeFilterOptions): PassPlace {
-  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(o.work, `range-${i}.spill`), docIndexPath: join(o.work, `range-${i}.index`) }));
+export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFilterOptions, work: string, betweenPasses: () => void): PassPlace {
+  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(work, `range-${i}.spill`), docIndexPath: join(work, `range-${i}.index`) }));
   const sketch = new ScoreSketch();
   let scored: RangeScored[] = [];
   return {
@@ -145,13 +130,13 @@ export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: RangeFilte
       }
       return { segments: sketch.totals().segments, moments: { mean: moments.mean, std: moments.std }, reader: counters.toJSON() };
     },
-    ...(o.betweenPasses ? { betweenPasses: o.betweenPasses } : {}),
+    betweenPasses,
     cut: (keep, keepBy) => exactCut(sketch, jobs.map((j) => j.spillPath), keep, keepBy),
     async emit(cut) {
       let firstId = 0;
       let firstDoc = 0;
       const emits: RangeEmitJob[] = jobs.map((job, i) => {
-        const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(o.work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
+        const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
         firstId += scored[i]!.segments;
         firstDoc += scored[i]!.docs;
         return e;
@@ -177,7 +162,7 @@ export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: RangeFilte
  * One pass over every range on the pool's threads, with one progress line summed over them;
  * an interrupt stops every range after its current batch.
  */
-async function run<R>(pool: ScoringPool, o: RangeFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>, here: RunHere): Promise<R[]> {
+async function run<R>(pool: ScoringPool, o: ResolvedFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>, here: RunHere): Promise<R[]> {
   const abort = new SharedArrayBuffer(4);
   const stop = () => Atomics.store(new Int32Array(abort), 0, 1);
   if (o.signal?.aborted) stop();
