@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { demoRun } from '../helpers/demo-run.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -10,10 +11,10 @@ afterAll(() => tmp.cleanup());
 describe('tadpole demo (the README main job)', () => {
   it('fits on the built-in task, filters the built-in mix and reports that the kept text is mostly biomedical', async () => {
     // No shared folder: the demo reads only what ships with tadpole (corpora/builtin/).
-    const dir = join(tmp.dir, 'demo');
-    const r = await runCli(['demo', '--dir', dir], { env: { TADPOLE_SHARED: join(tmp.dir, 'no-such-folder') } });
-    expect(r.code, r.stderr.toString()).toBe(0);
-    const out = r.stdout.toString();
+    const r = await demoRun();
+    const dir = r.dir;
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout;
     const row = (label: string) => {
       const m = new RegExp(`^${label} \\([^)]+\\)\\s+([\\d.]+)%\\s+([\\d.]+)%\\s+([\\d.]+)%`, 'm').exec(out);
       expect(m, out).not.toBeNull();

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../src/text/sentences.js';
-import { ROOT, runCli, runMain, tempDir } from '../helpers/cli.js';
+import { ROOT, runMain, tempDir } from '../helpers/cli.js';
+import { demoRun } from '../helpers/demo-run.js';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
@@ -11,9 +12,9 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
     const { dir, cleanup } = tempDir();
     try {
       // The demo's kept text: about 98% PubMedQA abstracts, the rest Wikipedia and CS abstracts.
-      const demo = await runCli(['demo', '--dir', dir], { env: { TADPOLE_SHARED: join(dir, 'no-such-folder') } });
+      const demo = await demoRun();
       expect(demo.code, demo.stderr).toBe(0);
-      const kept = join(dir, 'kept.jsonl');
+      const kept = join(demo.dir, 'kept.jsonl');
       const task = join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz');
       const groupsDir = join(dir, 'groups');
       const r = await runMain(['inspect', kept, '--task', task, '--json', '--write-groups', groupsDir]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The test files by project (vitest.config.ts), from what they run and read:
- * - e2e: spawns the CLI (or another process);
+ * - e2e: spawns the CLI (or another process), itself or through demoRun (test/helpers/demo-run.ts);
  * - corpus: reads the shared corpora or models ($TADPOLE_SHARED or ../shared) and spawns nothing;
  * - unit: the rest.
  * `needsShared` are the files that read the shared folder, e2e ones included: themselves,
@@ -12,7 +12,7 @@ import { join } from 'node:path';
  * test/helpers/builtin.ts and tadpole demo) ships with the checkout: its tests run everywhere.
  */
 const READS_SHARED = /\bsharedPath\(|\bsharedDir\(|\bHAVE_SHARED\b|helpers\/corpora\.js|shard\/helpers\.js|\.\/fixture\.js|reference-sentences\.mjs/;
-const SPAWNS = /\brunCli\(|\bcli(Async)?\(|\bspawn\(|\bspawnSync\(|\bexecFile(Sync)?\(|\bfork\(/;
+const SPAWNS = /\brunCli\(|\bcli(Async)?\(|\bspawn\(|\bspawnSync\(|\bexecFile(Sync)?\(|\bfork\(|\bdemoRun\(/;
 
 export interface TestKinds {
   unit: string[];
