@@ -1,6 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
-import { copyToStream } from '../run/filter-dir.js';
 import { emitStage } from '../run/shard-run.js';
 import { parseShard } from '../run/layout.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
@@ -44,13 +43,13 @@ export const command: Command = {
         id,
         resume: bool(args, 'resume'),
         ...(output && output !== '-' ? { output } : {}),
+        ...(output === '-' ? { stdout: io.stdout } : {}),
         checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
         signal: trap.signal,
         ...(progress ? { progress } : {}),
         ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
       });
       if (progress) endProgress(io, quiet);
-      if (output === '-') await copyToStream(s.target, io.stdout);
       if (!quiet) io.stderr.write(`tadpole: shard ${id.shard}/${id.of}: kept ${s.segments.kept}/${s.segments.total} segments, ${s.outputBytes} bytes -> ${output === '-' ? 'stdout' : s.target}\n`);
       return 0;
     } catch (err) {

@@ -1,7 +1,4 @@
-import { createReadStream, mkdirSync } from 'node:fs';
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { TadpoleError } from '../core/errors.js';
+import { mkdirSync } from 'node:fs';
 import { STDIN } from '../io/input.js';
 import { refuseReadOnce, resolveInput, resolveInputs } from '../io/input-kind.js';
 import { heldOutEntry } from '../model/describe.js';
@@ -17,7 +14,7 @@ import type { FilterOptions, FilterStats, RunDirSettings } from './options.js';
 import { completeInRunDir, docContextIdentity, identityFor, openRun } from './run-dir.js';
 import { sqliteDriver } from './sqlite.js';
 import { drivePasses } from './drive.js';
-import { runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring } from './shard-run.js';
+import { copyToStream, runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring } from './shard-run.js';
 
 /**
  * `filter --run-dir`: the sharded path with one shard (score 0/1, cut, emit 0/1), every
@@ -100,17 +97,5 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
     run?.ledger.close();
     shardLock.release();
     lock.release();
-  }
-}
-
-/** Sends a finished output file to stdout; a reader that went away (`| head`) is a quiet stop. */
-export async function copyToStream(path: string, out: Writable): Promise<boolean> {
-  try {
-    await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), out, { end: false });
-    return false;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
-    throw new TadpoleError('TADPOLE_IO', `cannot write output: ${(err as Error).message}`, { cause: err });
   }
 }

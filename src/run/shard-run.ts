@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { OutFormat } from '../pipeline/runs.js';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { TadpoleError } from '../core/errors.js';
 import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
@@ -265,6 +266,8 @@ export interface EmitStageOptions extends StageCommon {
   id: ShardId;
   /** Output file; default parts/part-IIIII-of-NNNNN in the run directory. */
   output?: string;
+  /** `-o -`: the part, once written, is also copied here. */
+  stdout?: Writable;
   outFormat?: OutFormat;
 }
 
@@ -289,8 +292,21 @@ export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { t
     };
     const place = runDirPlace({ ...opts, reader: identity.reader, ledger, emit });
     const stats = (await drivePasses(place, { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['emit'] })).tally as EmitStats;
+    if (opts.stdout) await copyToStream(target, opts.stdout);
     return { ...stats, target };
   } finally {
     ledger.close();
+  }
+}
+
+/** Sends a finished output file to stdout; a reader that went away (`| head`) is a quiet stop. */
+export async function copyToStream(path: string, out: Writable): Promise<boolean> {
+  try {
+    await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), out, { end: false });
+    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
+    throw new TadpoleError('TADPOLE_IO', `cannot write output: ${(err as Error).message}`, { cause: err });
   }
 }
