@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runMain, tempDir } from '../helpers/cli.js';
 
 // --doc-context (src/segment/context.ts) on real text: the built-in corpus's bio, cs, wiki,
 // speech and fiction documents, its PubMedQA task.
@@ -24,7 +24,7 @@ interface SegmentRecord {
 }
 
 async function segments(extra: string[]): Promise<SegmentRecord[]> {
-  const r = await runCli(['score', '-m', f('model.json'), '--segments', '--no-text', '--segment', '3', f('mix.jsonl'), '-q', ...extra]);
+  const r = await runMain(['score', '-m', f('model.json'), '--segments', '--no-text', '--segment', '3', f('mix.jsonl'), '-q', ...extra]);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as SegmentRecord);
 }
@@ -62,7 +62,7 @@ describe('--doc-context', () => {
     const outs: Record<string, Buffer> = {};
     for (const k of ['0', '15']) {
       for (const w of ['1', '2']) {
-        const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', k, '--segment', '3', '--workers', w, '--batch-sentences', '64', '-o', f(`out-${k}-${w}.jsonl`), '--stats', f(`stats-${k}-${w}.json`), '-q']);
+        const r = await runMain(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', k, '--segment', '3', '--workers', w, '--batch-sentences', '64', '-o', f(`out-${k}-${w}.jsonl`), '--stats', f(`stats-${k}-${w}.json`), '-q']);
         expect(r.code, r.stderr).toBe(0);
         // --stats says which K made the scores: a --threshold from it holds for that K only.
         expect((JSON.parse(readFileSync(f(`stats-${k}-${w}.json`), 'utf8')) as { docContext: number }).docContext).toBe(Number(k));
@@ -75,7 +75,7 @@ describe('--doc-context', () => {
   });
 
   it('refuses a negative K with the fix', async () => {
-    const r = await runCli(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', '-1', '-q']);
+    const r = await runMain(['filter', '-m', f('model.json'), f('mix.jsonl'), '--doc-context', '-1', '-q']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--doc-context must be a number >= 0 \(0 turns it off\)/);
   });

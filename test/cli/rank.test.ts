@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runMain, tempDir } from '../helpers/cli.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 
 describe('tadpole rank', () => {
@@ -15,10 +15,10 @@ describe('tadpole rank', () => {
   const args = ['rank', '--task', task, '--general', general, '--detectors', 'pca,mahalanobis,knn', '--dims', '64', '--seed', '2'];
 
   it('prints the same JSON metrics twice for a seed, with every field of the table', async () => {
-    const a = await runCli([...args, '--json']);
+    const a = await runMain([...args, '--json']);
     expect(a.stderr).toBe('');
     expect(a.code).toBe(0);
-    const b = await runCli([...args, '--json']);
+    const b = await runMain([...args, '--json']);
     const pa = JSON.parse(a.stdout.toString()) as { detectors: Array<Record<string, number | string>> };
     const pb = JSON.parse(b.stdout.toString()) as typeof pa;
     const keep = (p: typeof pa) => p.detectors.map((d) => [d.name, d.f1, d.f1_best, d.auroc, d.ap]);
@@ -31,7 +31,7 @@ describe('tadpole rank', () => {
   }, 60_000);
 
   it('prints a table with mean±std under --repeat', async () => {
-    const r = await runCli([...args.slice(0, 5), '--detectors', 'pca', '--dims', '64', '--repeat', '2']);
+    const r = await runMain([...args.slice(0, 5), '--detectors', 'pca', '--dims', '64', '--repeat', '2']);
     expect(r.code).toBe(0);
     expect(r.stdout.toString()).toMatch(/^pca\s+\d\.\d{3}±\d\.\d{3}/m);
     expect(r.stdout.toString()).toMatch(/2 repeats \(mean±std\)/);
@@ -41,7 +41,7 @@ describe('tadpole rank', () => {
     const r = await runCli(['rank', '--task', task, '--general', general, '--detectors', 'forest']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown detector "forest"; should be one of: iforest, eif, knn, lof, pca, mahalanobis, ocsvm/);
-    const o = await runCli(['rank', '--task', task, '--general', general, '--option', 'trees=5']);
+    const o = await runMain(['rank', '--task', task, '--general', general, '--option', 'trees=5']);
     expect(o.code).toBe(2);
     expect(o.stderr).toMatch(/DETECTOR\.KEY=VALUE/);
   }, 60_000);

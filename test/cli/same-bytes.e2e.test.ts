@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runMain, tempDir } from '../helpers/cli.js';
 
 // A model fitted with the task alone is completed at filter time from a seeded sample of
 // the corpus. The same bytes must give the same sample and the same kept text whether they
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const task = join(tmp.dir, 'task.txt');
   writeFileSync(task, chemprotSentences(600).join('\n\n') + '\n');
   model = join(tmp.dir, 'dsir.json');
-  const fit = await runCli(['fit', '--task', task, '--method', 'dsir', '--general-sample', '3000', '--seed', '3', '-o', model]);
+  const fit = await runMain(['fit', '--task', task, '--method', 'dsir', '--general-sample', '3000', '--seed', '3', '-o', model]);
   expect(fit.code, fit.stderr).toBe(0);
 }, 120_000);
 
@@ -69,9 +69,9 @@ describe('filter with a model fitted on the task alone: same bytes, same result'
     const gz = join(tmp.dir, 'corpus.jsonl.gz');
     writeFileSync(gz, gzipSync(text));
     // Default threshold: a 3 MB input is read whole however it comes: one sample, one output.
-    const plain = await runCli(['filter', '-m', model, corpus]);
-    const packed = await runCli(['filter', '-m', model, gz]);
-    const piped = await runCli(['filter', '-m', model, '-'], { input: gzipSync(text) });
+    const plain = await runMain(['filter', '-m', model, corpus]);
+    const packed = await runMain(['filter', '-m', model, gz]);
+    const piped = await runMain(['filter', '-m', model, '-'], { input: gzipSync(text) });
     for (const r of [plain, packed, piped]) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('one reservoir pass');
