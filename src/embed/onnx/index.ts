@@ -3,10 +3,11 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { TadpoleError } from '../../core/errors.js';
 import type { Embedder, EmbedderFingerprint } from '../embedder.js';
-import { packBatch, planBatches, type PackedBatch } from './batching.js';
+import { packBatch, planBatches, type BatchPlan, type PackedBatch } from './batching.js';
 import { pickOnnxFile, readModelDefaults, resolveModelDir } from './model-dir.js';
 import { copyRows, l2NormalizeRows, poolTokens, type Pooling } from './pooling.js';
 import { createSession, parseDevice, type OnnxSession, type OutputTensor } from './runtime.js';
+import { defaultHelperThreads, EmbedHelpers } from './helpers.js';
 import { loadTokenizer, type WordPieceTokenizer } from './tokenizer.js';
 
 export { planBatches, packBatch, type PackedBatch } from './batching.js';
@@ -24,6 +25,12 @@ export interface OnnxEmbedderOptions {
   log?: (line: string) => void; // one-line notes (e.g. CUDA fallback reason) go here
   /** Prepare/pool batches while another runs (default: on CUDA only; see embed()). */
   overlap?: boolean;
+  /**
+   * Helper threads that tokenize and pool, so that the main thread only packs and starts
+   * runs (default: on CUDA min(cores - 1, 8), on the CPU 0: there they would take cores
+   * from onnxruntime's own threads). 0: all JS work in the main thread.
+   */
+  helperThreads?: number;
 }
 
 /**
@@ -73,6 +80,7 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     private readonly cfg: { batchSize: number; tokenBudget: number; maxTokens: number; pooling: Pooling; normalize: boolean; inputs: Set<string>; overlap: boolean },
     dims: number,
     fingerprint: EmbedderFingerprint,
+    private readonly helpers: EmbedHelpers | undefined,
   ) {
     this.dims = dims;
     this.fingerprint = fingerprint;
@@ -123,6 +131,10 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     const dims = this.dims;
     const out = new Float32Array(sentences.length * dims);
     if (sentences.length === 0) return out;
+    if (this.helpers) {
+      await this.embedWithHelpers(this.helpers, sentences, out);
+      return out;
+    }
     const gen = this.batches(sentences);
     if (!this.cfg.overlap) {
       // CPU: onnxruntime's intra-op threads split each op statically across the cores, so a
@@ -147,6 +159,58 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     return out;
   }
 
+  /**
+   * The same windows, batches and arithmetic as the in-thread path (so the same vectors), with
+   * tokenizing and pooling in the helpers: the next window is tokenized while this one's
+   * batches run, each run starts as soon as the previous one returns, and its output is pooled
+   * by a helper while the next runs.
+   */
+  private async embedWithHelpers(helpers: EmbedHelpers, sentences: string[], out: Float32Array): Promise<void> {
+    // Promises that may reject before they are awaited carry a no-op handler, so a failure is thrown where awaited, not reported as unhandled.
+    const handled = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => undefined);
+      return p;
+    };
+    const windowTokens = (w: number): Promise<Int32Array[]> => handled(helpers.tokenize(sentences.slice(w, Math.min(sentences.length, w + SORT_WINDOW))));
+    const pooled: Promise<void>[] = [];
+    let tokensAhead = windowTokens(0);
+    try {
+      for (let w = 0; w < sentences.length; w += SORT_WINDOW) {
+        const tokens = await tokensAhead;
+        if (w + SORT_WINDOW < sentences.length) tokensAhead = windowTokens(w + SORT_WINDOW);
+        const lengths = Int32Array.from(tokens, (t) => t.length);
+        const plans = planBatches(lengths, this.cfg.batchSize, this.cfg.tokenBudget);
+        let batch = packBatch(plans[0] as BatchPlan, tokens, this.tokenizer.padId);
+        let running = this.start(batch);
+        for (let i = 0; i < plans.length; i++) {
+          const next = i + 1 < plans.length ? packBatch(plans[i + 1] as BatchPlan, tokens, this.tokenizer.padId) : undefined;
+          const result = await running;
+          if (next) running = this.start(next);
+          pooled.push(handled(this.collectWith(helpers, { ...batch, base: w }, result, out)));
+          if (next) batch = next;
+        }
+      }
+    } catch (err) {
+      // Every hand-off settles before embed() does, also on failure (no write into `out` afterwards).
+      await Promise.allSettled(pooled);
+      throw err;
+    }
+    await Promise.all(pooled);
+  }
+
+  private async collectWith(helpers: EmbedHelpers, batch: PackedBatch & { base: number }, result: OutputTensor, out: Float32Array): Promise<void> {
+    if (this.output.rank !== 3) {
+      this.collect(batch, result, out);
+      return;
+    }
+    const dims = this.dims;
+    const got = result.dims[result.dims.length - 1];
+    if (got !== dims) throw new TadpoleError('TADPOLE_EMBEDDER', `model output has ${got} dims, expected ${dims}`);
+    const vectors = await helpers.pool(result.data, batch.plan.seq, batch.lengths);
+    const rows = batch.plan.rows;
+    for (let i = 0; i < rows.length; i++) out.set(vectors.subarray(i * dims, (i + 1) * dims), ((rows[i] as number) + batch.base) * dims);
+  }
+
   private collect(batch: PackedBatch & { base: number }, result: OutputTensor, out: Float32Array): void {
     const dims = this.dims;
     const rows = new Int32Array(batch.plan.rows.length);
@@ -161,7 +225,7 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.session.dispose();
+    await Promise.all([this.session.dispose(), this.helpers?.dispose()]);
   }
 }
 
@@ -222,7 +286,10 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Onn
       normalize,
       model: basename(dir),
     };
-    return new OnnxEmbedder(session, tokenizer, output, { batchSize, tokenBudget, maxTokens, pooling, normalize, inputs, overlap: opts.overlap ?? onGpu }, dims, fingerprint);
+    const helperThreads = opts.helperThreads === 0 ? 0 : (positive('helperThreads', opts.helperThreads) ?? (onGpu ? defaultHelperThreads() : 0));
+    const helpers = helperThreads > 0 ? new EmbedHelpers(helperThreads, { modelDir: dir, maxTokens, dims, pooling, normalize }) : undefined;
+    const cfg = { batchSize, tokenBudget, maxTokens, pooling, normalize, inputs, overlap: opts.overlap ?? onGpu };
+    return new OnnxEmbedder(session, tokenizer, output, cfg, dims, fingerprint, helpers);
   } catch (err) {
     await session.dispose();
     throw err;

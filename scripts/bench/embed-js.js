@@ -1,0 +1,83 @@
+// The ONNX embedder's JavaScript side alone, per sentence: what the main thread spends around a
+// session run (tokenize, bucket + pack, pool + normalise), with no session at all. On a GPU these
+// parts, not the device, set the rate when they run in the main thread.
+// Build first: npx tsc -p tsconfig.json.  Run: node scripts/bench/embed-js.js [--sentences N] [--batch B]
+// Prints (microseconds per sentence, best of --repeat):
+//   embed_js.tokenize_cold_us      the tokenizer with an empty word cache (the first pass over new text)
+//   embed_js.tokenize_warm_us      the same sentences again (word cache warm, as in a long stream)
+//   embed_js.pack_us               planBatches + packBatch (sort window, int64 tensors)
+//   embed_js.pool_us               mean pooling + L2 normalisation of a [batch, seq, 384] output
+//   embed_js.total_warm_us         the three together: the main thread's cost per sentence
+//   embed_js.main_thread_max_sent_per_s   1e6 / total_warm_us
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { sharedPath } from '../../dist/core/shared.js';
+import { packBatch, planBatches } from '../../dist/embed/onnx/batching.js';
+import { l2NormalizeRows, poolTokens } from '../../dist/embed/onnx/pooling.js';
+import { loadTokenizer } from '../../dist/embed/onnx/tokenizer.js';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const N = opt('sentences', 8192);
+const BATCH = opt('batch', 256);
+const REPEAT = opt('repeat', 3);
+const DIMS = 384;
+const modelDir = sharedPath('models', 'all-MiniLM-L6-v2-ARCH-STANDIN-random-weights');
+
+async function bbcSentences(n) {
+  const rl = createInterface({ input: createReadStream(sharedPath('corpora', 'news-bbc', 'docs.jsonl.gz')).pipe(createGunzip()) });
+  const out = [];
+  for await (const line of rl) {
+    for (const para of JSON.parse(line).text.split('\n')) {
+      for (const s of para.split(/(?<=[.!?])\s+/)) if (s.trim().split(/\s+/).length >= 3) out.push(s.trim());
+    }
+    if (out.length >= n) break;
+  }
+  rl.close();
+  return out.slice(0, n);
+}
+
+const sentences = await bbcSentences(N);
+const n = sentences.length;
+const us = (t0) => ((performance.now() - t0) * 1000) / n;
+const best = { cold: Infinity, warm: Infinity, pack: Infinity, pool: Infinity };
+let meanLen = 0;
+for (let r = 0; r < REPEAT; r++) {
+  const tok = loadTokenizer(modelDir);
+  let t0 = performance.now();
+  let tokens = sentences.map((s) => tok.encode(s, 128));
+  best.cold = Math.min(best.cold, us(t0));
+  t0 = performance.now();
+  tokens = sentences.map((s) => tok.encode(s, 128));
+  best.warm = Math.min(best.warm, us(t0));
+  const lengths = Int32Array.from(tokens, (t) => t.length);
+  meanLen = lengths.reduce((a, b) => a + b, 0) / n;
+
+  t0 = performance.now();
+  const packed = planBatches(lengths, BATCH, BATCH * 128).map((p) => packBatch(p, tokens, tok.padId));
+  best.pack = Math.min(best.pack, us(t0));
+
+  // A fake session output per batch, made outside the timed part: pooling reads [batch, seq, dims].
+  const hidden = packed.map((b) => new Float32Array(b.plan.rows.length * b.plan.seq * DIMS).fill(0.5));
+  const out = new Float32Array(n * DIMS);
+  t0 = performance.now();
+  for (let i = 0; i < packed.length; i++) {
+    const b = packed[i];
+    poolTokens(hidden[i], b.plan.seq, DIMS, b.lengths, b.plan.rows, 'mean', out);
+    l2NormalizeRows(out, DIMS, b.plan.rows);
+  }
+  best.pool = Math.min(best.pool, us(t0));
+}
+const total = best.warm + best.pack + best.pool;
+const f = (x) => x.toFixed(2);
+console.log(`embed_js.sentences: ${n} (news-bbc, mean ${meanLen.toFixed(1)} tokens), batch ${BATCH}, ${DIMS} dims`);
+console.log(`embed_js.tokenize_cold_us: ${f(best.cold)}`);
+console.log(`embed_js.tokenize_warm_us: ${f(best.warm)}`);
+console.log(`embed_js.pack_us: ${f(best.pack)}`);
+console.log(`embed_js.pool_us: ${f(best.pool)}`);
+console.log(`embed_js.total_warm_us: ${f(total)}`);
+console.log(`embed_js.main_thread_max_sent_per_s: ${(1e6 / total).toFixed(0)}`);
