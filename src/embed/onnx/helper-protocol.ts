@@ -11,8 +11,8 @@ export interface HelperData {
 
 export type HelperRequest =
   | { type: 'tokenize'; id: number; sentences: string[] }
-  /** hidden: [batch, seq, dims] token vectors of one run; lengths: real tokens per row. */
-  | { type: 'pool'; id: number; hidden: Float32Array; seq: number; lengths: Int32Array };
+  /** hidden: [batch, seq, dims] token vectors of one run (Uint16Array: half bits); lengths: real tokens per row. */
+  | { type: 'pool'; id: number; hidden: Float32Array | Uint16Array; seq: number; lengths: Int32Array };
 
 export type HelperReply =
   /** Sentence i's ids are ids[ends[i-1] .. ends[i]) (ends[-1] = 0). */

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { TadpoleError } from '../../core/errors.js';
 import type { HelperData, HelperReply, HelperRequest } from './helper-protocol.js';
 import { l2NormalizeRows, poolTokens } from './pooling.js';
+import { halfToFloat } from './runtime.js';
 import { loadTokenizer } from './tokenizer.js';
 
 const port = parentPort!;
@@ -32,7 +33,8 @@ function tokenize(id: number, sentences: string[]): void {
   port.postMessage(reply, [ids.buffer, ends.buffer]);
 }
 
-function pool(id: number, hidden: Float32Array, seq: number, lengths: Int32Array): void {
+function pool(id: number, raw: Float32Array | Uint16Array, seq: number, lengths: Int32Array): void {
+  const hidden = raw instanceof Uint16Array ? halfToFloat(raw) : raw;
   const dims = data.dims;
   const rows = new Int32Array(lengths.length);
   for (let i = 0; i < rows.length; i++) rows[i] = i;

@@ -75,14 +75,14 @@ export class EmbedHelpers {
     return out;
   }
 
-  /** Pooled (and, if the embedder normalises, unit) vectors of one run's [batch, seq, dims] output; `hidden` is handed over. */
-  async pool(hidden: Float32Array, seq: number, lengths: Int32Array): Promise<Float32Array> {
+  /** Pooled (and, if the embedder normalises, unit) vectors of one run's [batch, seq, dims] output (float32 or half bits); `hidden` is handed over. */
+  async pool(hidden: Float32Array | Uint16Array, seq: number, lengths: Int32Array): Promise<Float32Array> {
     const reply = await this.request((id) => ({ type: 'pool', id, hidden, seq, lengths }), hidden);
     if (reply.type !== 'pooled') throw new TadpoleError('TADPOLE_INTERNAL', `embedder helper answered ${reply.type} to pool`);
     return reply.vectors;
   }
 
-  private request(make: (id: number) => HelperRequest, handOver?: Float32Array): Promise<HelperReply> {
+  private request(make: (id: number) => HelperRequest, handOver?: Float32Array | Uint16Array): Promise<HelperReply> {
     if (this.failure) return Promise.reject(this.failure);
     let slot = this.slots[0] as Slot;
     for (const s of this.slots) if (s.waiting.size < slot.waiting.size) slot = s;

@@ -6,7 +6,7 @@ import type { Embedder, EmbedderFingerprint } from '../embedder.js';
 import { packBatch, planBatches, type BatchPlan, type PackedBatch } from './batching.js';
 import { pickOnnxFile, readModelDefaults, resolveModelDir } from './model-dir.js';
 import { copyRows, l2NormalizeRows, poolTokens, type Pooling } from './pooling.js';
-import { createSession, parseDevice, type OnnxSession, type OutputTensor } from './runtime.js';
+import { createSession, halfToFloat, parseDevice, type OnnxSession, type OutputTensor } from './runtime.js';
 import { defaultHelperThreads, EmbedHelpers } from './helpers.js';
 import { loadTokenizer, type WordPieceTokenizer } from './tokenizer.js';
 
@@ -217,8 +217,9 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
     for (let i = 0; i < rows.length; i++) rows[i] = (batch.plan.rows[i] as number) + batch.base;
     const got = result.dims[result.dims.length - 1];
     if (got !== dims) throw new TadpoleError('TADPOLE_EMBEDDER', `model output has ${got} dims, expected ${dims}`);
-    if (this.output.rank === 3) poolTokens(result.data, batch.plan.seq, dims, batch.lengths, rows, this.cfg.pooling, out);
-    else copyRows(result.data, dims, rows, out);
+    const data = result.data instanceof Uint16Array ? halfToFloat(result.data) : result.data;
+    if (this.output.rank === 3) poolTokens(data, batch.plan.seq, dims, batch.lengths, rows, this.cfg.pooling, out);
+    else copyRows(data, dims, rows, out);
     if (this.cfg.normalize) l2NormalizeRows(out, dims, rows);
   }
 

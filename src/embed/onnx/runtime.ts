@@ -59,7 +59,8 @@ export interface SessionOptions {
 }
 
 export interface OutputTensor {
-  data: Float32Array;
+  /** float32 values, or (an fp16 output) raw IEEE half bits for halfToFloat, left to whoever pools them. */
+  data: Float32Array | Uint16Array;
   dims: readonly number[];
 }
 
@@ -143,7 +144,7 @@ function wrap(ort: OrtModule, session: Ort.InferenceSession, provider: string): 
       for (const [name, data] of inputs) feeds[name] = new ort.Tensor('int64', data, [batch, seq]);
       const result = await session.run(feeds, [output]);
       const t = result[output];
-      if (t && t.type === 'float16') return { data: halfToFloat(t.data as ArrayLike<number>), dims: t.dims };
+      if (t && t.type === 'float16') return { data: t.data instanceof Uint16Array ? t.data : halfToFloat(t.data as ArrayLike<number>), dims: t.dims };
       if (!t || t.type !== 'float32') {
         throw new TadpoleError('TADPOLE_EMBEDDER', `model output "${output}" is ${t ? t.type : 'missing'}, expected float32 or float16`);
       }
@@ -155,7 +156,30 @@ function wrap(ort: OrtModule, session: Ort.InferenceSession, provider: string): 
   };
 }
 
-/** fp16 outputs (fp16 exports on CUDA) arrive as raw IEEE half bits in a Uint16Array. */
+/** Every half value as float32 by the IEEE formula, built at first use (256 KB). */
+let halfTable: Float32Array | undefined;
+
+function halfValues(): Float32Array {
+  if (halfTable) return halfTable;
+  const t = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exp = (h >> 10) & 0x1f;
+    const frac = h & 0x3ff;
+    if (exp === 0) t[h] = sign * frac * 2 ** -24;
+    else if (exp === 31) t[h] = frac ? NaN : sign * Infinity;
+    else t[h] = sign * (1 + frac / 1024) * 2 ** (exp - 15);
+  }
+  halfTable = t;
+  return t;
+}
+
+/**
+ * fp16 outputs (fp16 exports on CUDA) arrive as raw IEEE half bits in a Uint16Array. Bit
+ * moves, not arithmetic per element: computing each value (a power of two per element) cost
+ * about 0.7 ms a sentence of [seq, 384] output and held an fp16 model on an H200 to 1.4k
+ * sentences/s.
+ */
 export function halfToFloat(src: ArrayLike<number>): Float32Array {
   const out = new Float32Array(src.length);
   if (!(src instanceof Uint16Array)) {
@@ -163,14 +187,15 @@ export function halfToFloat(src: ArrayLike<number>): Float32Array {
     for (let i = 0; i < src.length; i++) out[i] = src[i] as number;
     return out;
   }
+  // Normal numbers by moving bits (rebias the exponent, widen the fraction); zeros,
+  // subnormals, infinities and NaN, which are rare, from the table.
+  const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
+  let t: Float32Array | undefined;
   for (let i = 0; i < src.length; i++) {
     const h = src[i] as number;
-    const sign = h & 0x8000 ? -1 : 1;
-    const exp = (h >> 10) & 0x1f;
-    const frac = h & 0x3ff;
-    if (exp === 0) out[i] = sign * frac * 2 ** -24;
-    else if (exp === 31) out[i] = frac ? NaN : sign * Infinity;
-    else out[i] = sign * (1 + frac / 1024) * 2 ** (exp - 15);
+    const e = h & 0x7c00;
+    if (e !== 0 && e !== 0x7c00) bits[i] = ((h & 0x8000) << 16) | (((h & 0x7fff) + 0x1c000) << 13);
+    else out[i] = (t ??= halfValues())[h] as number;
   }
   return out;
 }

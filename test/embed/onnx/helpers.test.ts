@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedPath } from '../../../src/core/shared.js';
 import { createOnnxEmbedder, type OnnxEmbedderHandle } from '../../../src/embed/onnx/index.js';
 import { EmbedHelpers, TOKENIZE_CHUNK } from '../../../src/embed/onnx/helpers.js';
+import { l2NormalizeRows, poolTokens } from '../../../src/embed/onnx/pooling.js';
+import { halfToFloat } from '../../../src/embed/onnx/runtime.js';
 import { loadTokenizer } from '../../../src/embed/onnx/tokenizer.js';
 
 const tinyBert = sharedPath('models', 'tadpole-tiny-bert');
@@ -90,6 +92,28 @@ describe('EmbedHelpers', () => {
     const helpers = new EmbedHelpers(1, { modelDir: '/nonexistent-model-dir', maxTokens: 16, dims: 128, pooling: 'mean', normalize: true });
     try {
       await expect(helpers.tokenize(['hello'])).rejects.toMatchObject({ code: 'TADPOLE_EMBEDDER' });
+    } finally {
+      await helpers.dispose();
+    }
+  });
+});
+
+describe('EmbedHelpers pooling', () => {
+  it('pools fp16 outputs (half bits) to the vectors the main thread gets from the decoded floats', async () => {
+    const dims = 8;
+    const seq = 5;
+    const lengths = Int32Array.from([5, 2, 3]);
+    const half = new Uint16Array(lengths.length * seq * dims);
+    // Varied normal halves of both signs (exponent 13..17, so values about 0.25..4).
+    for (let i = 0; i < half.length; i++) half[i] = ((i % 2) << 15) | ((13 + (i % 5)) << 10) | ((i * 97) % 1024);
+    const rows = Int32Array.from([0, 1, 2]);
+    const want = new Float32Array(lengths.length * dims);
+    poolTokens(halfToFloat(half), seq, dims, lengths, rows, 'mean', want);
+    l2NormalizeRows(want, dims, rows);
+    const helpers = new EmbedHelpers(1, { modelDir: tinyBert, maxTokens: 16, dims, pooling: 'mean', normalize: true });
+    try {
+      const got = await helpers.pool(half.slice(), seq, lengths);
+      expect([...got]).toEqual([...want]);
     } finally {
       await helpers.dispose();
     }
