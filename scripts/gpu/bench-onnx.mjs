@@ -4,7 +4,10 @@
 //
 //   node scripts/gpu/bench-onnx.mjs --app DIR --model-dir DIR [--onnx-file F] --device cuda
 //     --sentences FILE [--n 50000] [--raw-batches 64,128,256,512,1024] [--full-batches 256,1024]
-//     [--repeat 2] --out FILE.json
+//     [--repeat 2] [--in-thread-batches 256] --out FILE.json
+//
+// --in-thread-batches: full-embedder rows also measured with all JS work in the main thread
+// (helperThreads 0, the CPU path), to compare with the helper threads a GPU gets by default.
 //
 // Each rate is the best of --repeat timed passes after a warm-up on the longest batches.
 // Writes one JSON object; a figure that could not be measured holds an "error" line instead.
@@ -25,6 +28,7 @@ const device = arg('device', 'cuda');
 const n = Number(arg('n', 50000));
 const rawBatches = list(arg('raw-batches', '64,128,256,512,1024'));
 const fullBatches = list(arg('full-batches', '256,1024'));
+const inThreadBatches = list(arg('in-thread-batches', ''));
 const repeat = Number(arg('repeat', 2));
 const outFile = arg('out');
 if (!modelDir || !outFile || !arg('sentences')) {
@@ -42,8 +46,8 @@ const secondsOf = async (fn) => {
   await fn();
   return (performance.now() - t0) / 1000;
 };
-const open = (batchSize) =>
-  createOnnxEmbedder({ modelDir, device, batchSize, log, ...(onnxFile ? { onnxFile } : {}) });
+const open = (batchSize, more = {}) =>
+  createOnnxEmbedder({ modelDir, device, batchSize, log, ...(onnxFile ? { onnxFile } : {}), ...more });
 
 // Raw session: one session, batches packed before the clock starts.
 try {
@@ -95,21 +99,23 @@ try {
 save();
 
 // Full embedder: raw text in, unit vectors out, as filter uses it.
-for (const b of fullBatches) {
-  const row = { batch: b };
+const fullRows = [...fullBatches.map((b) => ({ batch: b })), ...inThreadBatches.map((b) => ({ batch: b, helperThreads: 0 }))];
+for (const { batch: b, helperThreads } of fullRows) {
+  const row = { batch: b, helperThreads: helperThreads ?? 'default' };
+  const tag = `full b${b}${helperThreads === 0 ? ' in-thread' : ''}`;
   try {
-    const e = await open(b);
+    const e = await open(b, helperThreads === undefined ? {} : { helperThreads });
     row.provider = e.provider;
     await e.embed(sentences.slice(0, Math.min(sentences.length, 4 * b)));
     let best = Infinity;
     for (let r = 0; r < repeat; r++) best = Math.min(best, await secondsOf(() => e.embed(sentences)));
     row.seconds = best;
     row.sentPerS = sentences.length / best;
-    log(`full b${b}: ${row.sentPerS.toFixed(0)} sent/s`);
+    log(`${tag}: ${row.sentPerS.toFixed(0)} sent/s`);
     await e.dispose();
   } catch (err) {
     row.error = String(err?.message ?? err).split('\n')[0];
-    log(`full b${b}: ${row.error}`);
+    log(`${tag}: ${row.error}`);
   }
   result.full.push(row);
   save();

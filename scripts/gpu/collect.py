@@ -113,16 +113,26 @@ mods = g['models'] if isinstance(g['models'], dict) else {}
 print('cached models: %d; BERT-family encoder: %s' % (len(mods.get('models') or []), mods.get('bertSentenceEncoder')))
 for name, b in g['bench'].items():
     raw = ' '.join('b%d=%s' % (r['batch'], '%.0f' % r['sentPerS'] if 'sentPerS' in r else 'ERR') for r in b.get('raw', []))
-    full = ' '.join('b%d=%s' % (r['batch'], '%.0f' % r['sentPerS'] if 'sentPerS' in r else 'ERR') for r in b.get('full', []))
+    full = ' '.join('b%d%s=%s' % (r['batch'], '(in-thread)' if r.get('helperThreads') == 0 else '', '%.0f' % r['sentPerS'] if 'sentPerS' in r else 'ERR')
+                    for r in b.get('full', []))
     print('onnx %-7s provider %s  raw sent/s: %s | full: %s %s' % (name, b.get('provider'), raw or b.get('rawError', '-'), full, b.get('error', '')))
 for name, r in g['filter'].items():
     u = r.get('gpuUtil') or {}
     print('filter %-10s sent/s %s (pass1 %s, wall %s) gpu util mean %s max %s' % (
         name, '%.0f' % r['sentPerS'] if r.get('sentPerS') else 'ERR', '%.0f' % r['pass1SentPerS'] if r.get('pass1SentPerS') else '-',
         '%.0f' % r['wallSentPerS'] if r.get('wallSentPerS') else '-', '%.0f' % u['gpuUtilMean'] if u else '-', '%.0f' % u['gpuUtilMax'] if u else '-'))
+# The bar: filter end to end >= 90% of the raw session's best rate (fp32) and >= the PyTorch peer.
+raw_best = max((r.get('sentPerS') or 0 for r in (g['bench'].get('fp32') or {}).get('raw', [])), default=0)
+filt_best = max((r.get('sentPerS') or 0 for n, r in g['filter'].items() if n.startswith('fp32')), default=0)
+if raw_best and filt_best:
+    g['bar'] = {'rawBestSentPerS': raw_best, 'filterBestSentPerS': filt_best, 'filterOverRaw': filt_best / raw_best}
+    print('bar: filter fp32 best %.0f sent/s = %.0f%% of the raw session best %.0f (target >= 90%%)' % (filt_best, 100 * filt_best / raw_best, raw_best))
+    with open(os.path.join(out, 'gpu.json'), 'w') as f:
+        json.dump(g, f, indent=1)
 t = g.get('torch') or {}
-print('torch %s %s: %s; tokenize %s sent/s %s' % (t.get('torch'), t.get('dtype'), ' '.join('b%d=%s' % (r['batch'], '%.0f' % r['sentPerS'] if 'sentPerS' in r else 'ERR') for r in t.get('rows', [])),
-                                                 '%.0f' % t['tokenizeSentPerS'] if t.get('tokenizeSentPerS') else '-', t.get('error', '')))
+if t:
+    print('torch %s %s: %s; tokenize %s sent/s %s' % (t.get('torch'), t.get('dtype'), ' '.join('b%d=%s' % (r['batch'], '%.0f' % r['sentPerS'] if 'sentPerS' in r else 'ERR') for r in t.get('rows', [])),
+                                                     '%.0f' % t['tokenizeSentPerS'] if t.get('tokenizeSentPerS') else '-', t.get('error', '')))
 print('steps failed or skipped:', [s['step'] for s in steps if s.get('rc') != 0] or 'none')
 for tb in tables:
     print(tb)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Packs what a bare GPU machine (no Node.js, no internet) needs for scripts/gpu/run.sh into
 # .gpu/ (ignored through .git/info/exclude), as folders p1, p2, ... of at most CHUNK_MIB each:
-# one device call carries one folder beside the working tree. p1 holds Node, the built
-# project, the models' small files and the text; the CUDA execution provider
+# one device call carries one folder beside the working tree. The CUDA execution provider
 # (com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9, the CUDA 13 build of onnxruntime 1.29.0
-# that pairs with the project's onnxruntime-node) fills p1 and the folders after it.
+# that pairs with the project's onnxruntime-node), which never changes, fills the first
+# folders; the last holds Node, the models' small files and the text, and the built project,
+# so that a rebuilt project changes the last folder only.
 #
 #   bash scripts/gpu/pack.sh            # prints every folder's size and the carry per call
 #
@@ -16,7 +17,7 @@ ROOT=$(git rev-parse --show-toplevel)
 cd "$ROOT"
 WORK=${PACK_WORK:-/tmp/tadpole-gpu-pack}
 STAGE=.gpu
-CHUNK_MIB=${CHUNK_MIB:-54}
+CHUNK_MIB=${CHUNK_MIB:-53}
 SHARED=${TADPOLE_SHARED:-$ROOT/../shared}
 EP_PKG=com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9
 STANDIN=$SHARED/models/all-MiniLM-L6-v2-ARCH-STANDIN-random-weights
@@ -102,25 +103,25 @@ for (const line of fs.readFileSync(src, "utf8").split("\n")) {
 fs.writeFileSync(dst, out.join("\n") + "\n");' "$WORK/mixes/$first/mix.jsonl" "$WORK/data/text/mix.jsonl" $((TEXT_MB * 1000000))
 pack_dir data
 
-# 5. Folders: p1 = the small archives + the provider's first bytes; then CHUNK_MIB pieces.
-rm -rf "$STAGE" && mkdir -p "$STAGE/p1"
-cp "$WORK/node.xz" "$WORK/app.tar.xz" "$WORK/data.tar.xz" "$STAGE/p1/"
+# 5. Folders: p1 .. pK = the provider in CHUNK_MIB pieces; p(K+1) = Node, data and the project.
+rm -rf "$STAGE" && mkdir -p "$STAGE"
 chunk=$((CHUNK_MIB * 1048576))
-small=$(cat "$STAGE"/p1/* | wc -c)
-first_piece=$((chunk - small))
-[ "$first_piece" -gt 0 ] || { say "node, app and data ($small bytes) exceed CHUNK_MIB"; exit 1; }
-head -c "$first_piece" "$WORK/ep.tar.xz" >"$STAGE/p1/ep.part01"
-tail -c +$((first_piece + 1)) "$WORK/ep.tar.xz" | split -b "$chunk" -d -a 2 --numeric-suffixes=2 - "$WORK/ep.part"
-parts=1
+small=$(cat "$WORK/node.xz" "$WORK/app.tar.xz" "$WORK/data.tar.xz" | wc -c)
+[ "$small" -le "$chunk" ] || { say "node, app and data ($small bytes) exceed CHUNK_MIB"; exit 1; }
+rm -f "$WORK"/ep.part[0-9][0-9]
+split -b "$chunk" -d -a 2 --numeric-suffixes=1 "$WORK/ep.tar.xz" "$WORK/ep.part"
+parts=0
 for f in "$WORK"/ep.part[0-9][0-9]; do
   parts=$((parts + 1))
   mkdir -p "$STAGE/p$parts" && mv "$f" "$STAGE/p$parts/"
 done
+last=$((parts + 1))
+mkdir -p "$STAGE/p$last" && cp "$WORK/node.xz" "$WORK/app.tar.xz" "$WORK/data.tar.xz" "$STAGE/p$last/"
 # Every folder carries the manifest, so whichever arrives can tell what is still missing.
 {
   echo "parts $parts"
   echo "ep_sha256 $(sha256sum "$WORK/ep.tar.xz" | cut -d' ' -f1)"
-  (cd "$STAGE/p1" && sha256sum node.xz app.tar.xz data.tar.xz | awk '{print "sha256", $2, $1}')
+  (cd "$STAGE/p$last" && sha256sum node.xz app.tar.xz data.tar.xz | awk '{print "sha256", $2, $1}')
 } >"$WORK/MANIFEST"
 for d in "$STAGE"/p*; do cp "$WORK/MANIFEST" "$d/"; done
 
@@ -130,8 +131,7 @@ for d in "$STAGE"/p*; do
   size=$(du -cb "$d" | tail -1 | cut -f1)
   echo "$d: $((size / 1048576)) MiB; with the tree: $(((size + tree) / 1048576)) MiB (limit 64)"
 done
-i=0
-for d in "$STAGE"/p*; do
-  i=$((i + 1))
-  if [ "$i" -lt "$parts" ]; then echo "call $i: carry [\"$d\"]  command: bash scripts/gpu/run.sh --stage"; else echo "call $i: carry [\"$d\"]  command: bash scripts/gpu/run.sh"; fi
+for i in $(seq 1 "$last"); do
+  d=$STAGE/p$i
+  if [ "$i" -lt "$last" ]; then echo "call $i: carry [\"$d\"]  command: bash scripts/gpu/run.sh --stage"; else echo "call $i: carry [\"$d\"]  command: bash scripts/gpu/run.sh [--quick]"; fi
 done

@@ -6,6 +6,10 @@
 #   bash scripts/gpu/run.sh --stage          # calls before the last: keep the parts, check the machine
 #   bash scripts/gpu/run.sh                  # last call: assemble, unpack, measure everything
 #   bash scripts/gpu/run.sh --device cpu     # the same run here, small sizes (rehearsal)
+#   bash scripts/gpu/run.sh --quick          # last call, short form (MAX_SECONDS 150): no model
+#                                            # listing, torch peer or eval; raw b256/b512 and the
+#                                            # full embedder b256/b1024 (b256 also in-thread) for
+#                                            # fp32 and fp16, filter fp32 at b256 and b1024
 #
 # Every figure goes to $OUT/gpu.json (and eval tables to $OUT/eval.txt, the whole log to
 # $OUT/log.txt). Each step runs under its own timeout inside an overall budget
@@ -15,16 +19,18 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 MODE=run
 DEVICE=cuda
+QUICK=
 while [ $# -gt 0 ]; do
   case $1 in
     --stage) MODE=stage ;;
+    --quick) QUICK=1 ;;
     --device) DEVICE=$2; shift ;;
     *) echo "run.sh: unknown argument $1 (see the header of scripts/gpu/run.sh)" >&2; exit 2 ;;
   esac
   shift
 done
 START=$(date +%s)
-MAX_SECONDS=${MAX_SECONDS:-330}
+MAX_SECONDS=${MAX_SECONDS:-$([ -n "$QUICK" ] && echo 150 || echo 330)}
 END=$((START + MAX_SECONDS))
 S=${STAGE_DIR:-/tmp/tadpole-gpu}
 OUT=${OUT:-$ROOT/.gpu/out-$DEVICE}
@@ -41,6 +47,13 @@ else
   N_RAW=${N_RAW:-40000} RAW_BATCHES=${RAW_BATCHES:-64,128,256,512,1024} FULL_BATCHES=${FULL_BATCHES:-256,1024} REPEAT=2
   FILTER_DOCS=${FILTER_DOCS:-0} FILTER_BATCHES=${FILTER_BATCHES:-256,1024} FIT_TASK_LINES=${FIT_TASK_LINES:-0} FIT_GENERAL=${FIT_GENERAL:-5000}
   EVAL_MAX=${EVAL_MAX:-} EVAL_SPECS_RUN=${EVAL_SPECS_RUN:-"figure5-bio scarce-bio-chemprot figure5-cs scarce-cs-aclarc scarce-finance-phrasebank"}
+fi
+IN_THREAD_BATCHES=${IN_THREAD_BATCHES:-}
+FILTER_MODELS="fp32 fp16"
+if [ -n "$QUICK" ]; then
+  [ "$DEVICE" = cpu ] || RAW_BATCHES=${RAW_BATCHES_QUICK:-256,512}
+  IN_THREAD_BATCHES=${IN_THREAD_BATCHES:-${FULL_BATCHES%%,*}}
+  FILTER_MODELS=fp32
 fi
 # Two evals a spec, so that a timeout loses one half: the encoder (and random), then the baselines.
 EVAL_ENCODER=${EVAL_ENCODER:-"tadpole+iforest[encoder],random"}
@@ -102,14 +115,35 @@ unxz_to() { # FILE OUT: xz-compressed file to OUT
 untar_xz() { # FILE DIR
   if command -v xz >/dev/null; then tar -xJf "$1" -C "$2"; else "$PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1], "r:xz").extractall(sys.argv[2])' "$1" "$2"; fi
 }
-# Node, the project and the data come in p1: unpack them as soon as they are here.
+# The provider pieces come first, one folder a call: once all are here (a stage call) they are
+# joined, checked and unpacked to $S/ep. Node, the data and the project come in the last folder;
+# the project is unpacked again whenever its archive changed (a rebuilt app on a warm machine).
+unpack_ep() {
+  [ -s "$S/ep/libonnxruntime_providers_cuda.so" ] && return 0
+  [ -n "$nparts" ] && [ "$have" = "$nparts" ] || { echo "provider pieces: $have of ${nparts:-?} here, not unpacked yet"; return 0; }
+  cat $(ls "$S"/parts/ep.part* | sort) >"$S/ep.tar.xz"
+  local want got
+  want=$(awk '$1 == "ep_sha256" {print $2}' "$MANIFEST")
+  got=$(sha256sum "$S/ep.tar.xz" | cut -d' ' -f1)
+  [ "$want" = "$got" ] || { echo "provider archive sha256 $got, expected $want"; rm -f "$S/ep.tar.xz"; return 1; }
+  mkdir -p "$S/ep.tmp" && untar_xz "$S/ep.tar.xz" "$S/ep.tmp" && mv "$S/ep.tmp" "$S/ep" || return 1
+  rm -f "$S/ep.tar.xz"
+  echo "provider unpacked: $(ls "$S/ep" | tr '\n' ' ')"
+}
 unpack_small() {
   if [ ! -x "$S/root/bin/node" ] && [ -s "$S/parts/node.xz" ]; then
     mkdir -p "$S/root/bin" && unxz_to "$S/parts/node.xz" "$S/root/bin/node" && chmod +x "$S/root/bin/node"
   fi
-  [ -d "$S/root/app" ] || { [ -s "$S/parts/app.tar.xz" ] && untar_xz "$S/parts/app.tar.xz" "$S/root"; }
+  if [ -s "$S/parts/app.tar.xz" ]; then
+    local sum
+    sum=$(sha256sum "$S/parts/app.tar.xz" | cut -d' ' -f1)
+    if [ "$(cat "$S/root/app.sha256" 2>/dev/null)" != "$sum" ]; then
+      rm -rf "$S/root/app" "$S/root/app.sha256" && untar_xz "$S/parts/app.tar.xz" "$S/root" && echo "$sum" >"$S/root/app.sha256"
+    fi
+  fi
   [ -d "$S/root/data" ] || { [ -s "$S/parts/data.tar.xz" ] && untar_xz "$S/parts/data.tar.xz" "$S/root"; }
-  "$S/root/bin/node" --version
+  [ -x "$S/root/bin/node" ] && "$S/root/bin/node" --version
+  return 0
 }
 export PATH="$S/root/bin:$PATH"
 APP=$S/root/app
@@ -118,34 +152,32 @@ ORTDIR=$APP/node_modules/onnxruntime-node/bin/napi-v6/linux/x64
 
 if [ "$MODE" = stage ]; then
   machine_check
-  unpack_small && "$S/root/bin/node" -e "const o = require('$APP/node_modules/onnxruntime-node'); console.log('onnxruntime-node', require('$APP/node_modules/onnxruntime-node/package.json').version, 'loads; backends', o.listSupportedBackends().map((b) => b.name).join(','))"
+  unpack_ep
+  unpack_small
+  if [ -d "$APP" ]; then
+    "$S/root/bin/node" -e "const o = require('$APP/node_modules/onnxruntime-node'); console.log('onnxruntime-node', require('$APP/node_modules/onnxruntime-node/package.json').version, 'loads; backends', o.listSupportedBackends().map((b) => b.name).join(','))"
+  fi
   echo "== stage done in $(($(date +%s) - START))s"
   exit 0
 fi
 
 # ---------------------------------------------------------------- the run
+rm -rf "$RES" && mkdir -p "$RES"
 machine_check | tee "$RES/machine.txt"
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap,clocks.max.sm --format=csv >"$RES/gpu.csv" 2>&1
   nvidia-smi | grep -o 'CUDA Version: [0-9.]*' >"$RES/cuda-version.txt"
 fi
 # Models already on the machine, first: the answer matters whatever else fails.
-step list-models 40 "$PY" scripts/gpu/list_models.py "$RES/models.json"
+[ -n "$QUICK" ] || step list-models 40 "$PY" scripts/gpu/list_models.py "$RES/models.json"
 
-assemble() {
-  [ "$have" = "$nparts" ] || { echo "missing provider pieces: $have of $nparts"; return 1; }
-  if [ ! -s "$ORTDIR/libonnxruntime_providers_cuda.so" ]; then
-    cat $(ls "$S"/parts/ep.part* | sort) >"$S/ep.tar.xz"
-    local want got
-    want=$(awk '$1 == "ep_sha256" {print $2}' "$MANIFEST")
-    got=$(sha256sum "$S/ep.tar.xz" | cut -d' ' -f1)
-    [ "$want" = "$got" ] || { echo "provider archive sha256 $got, expected $want"; return 1; }
-    untar_xz "$S/ep.tar.xz" "$ORTDIR" || return 1
-    rm -f "$S/ep.tar.xz"
-  fi
+# The provider libraries beside the native binding (hard links: same file system, no copy).
+place_ep() {
+  [ -s "$S/ep/libonnxruntime_providers_cuda.so" ] || { echo "no provider libraries (pieces: $have of ${nparts:-?})"; return 1; }
+  for f in "$S"/ep/*.so; do ln -f "$f" "$ORTDIR/" 2>/dev/null || cp -f "$f" "$ORTDIR/"; done
   ls -la "$ORTDIR"
 }
-step unpack 90 bash -c "$(declare -f unxz_to untar_xz unpack_small assemble); S='$S' PY='$PY' APP='$APP' ORTDIR='$ORTDIR' MANIFEST='$MANIFEST' have='$have' nparts='$nparts'; unpack_small && assemble"
+step unpack 90 bash -c "$(declare -f unxz_to untar_xz unpack_small unpack_ep place_ep); S='$S' PY='$PY' APP='$APP' ORTDIR='$ORTDIR' MANIFEST='$MANIFEST' have='$have' nparts='$nparts'; unpack_ep && unpack_small && place_ep"
 
 # CUDA user-space libraries: the pip wheels' folders (cu13), then the toolkit, then the driver.
 NVLIBS=$("$PY" - <<'EOF' 2>/dev/null
@@ -221,7 +253,8 @@ for v in fp32:onnx/model.onnx fp16:onnx/model_fp16.onnx; do
   name=${v%%:*} file=${v#*:}
   sample_gpu "bench-$name"
   step "bench-onnx-$name" 75 "$NODE" scripts/gpu/bench-onnx.mjs --app "$APP" --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" \
-    --sentences "$S/sentences.txt" --n "$N_RAW" --raw-batches "$RAW_BATCHES" --full-batches "$FULL_BATCHES" --repeat "$REPEAT" --out "$RES/bench-$name.json"
+    --sentences "$S/sentences.txt" --n "$N_RAW" --raw-batches "$RAW_BATCHES" --full-batches "$FULL_BATCHES" --in-thread-batches "$IN_THREAD_BATCHES" \
+    --repeat "$REPEAT" --out "$RES/bench-$name.json"
   stop_gpu
 done
 
@@ -230,6 +263,7 @@ TASK=$DATA/corpora/tasks/figure5-bio.jsonl
 if [ "$FIT_TASK_LINES" -gt 0 ] 2>/dev/null; then head -n "$FIT_TASK_LINES" "$TASK" >"$S/fit-task.jsonl"; TASK=$S/fit-task.jsonl; fi
 for v in fp32:onnx/model.onnx fp16:onnx/model_fp16.onnx; do
   name=${v%%:*} file=${v#*:}
+  case " $FILTER_MODELS " in *" $name "*) ;; *) continue ;; esac
   step "fit-$name" 45 $TADPOLE fit --task "$TASK" --general "$TEXT" --general-sample "$FIT_GENERAL" --method tadpole --detector iforest \
     --embedder onnx --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" -o "$S/model-$name.json"
   batches=$FILTER_BATCHES
@@ -245,13 +279,15 @@ done
 # d. The PyTorch peer: random BertModel of the same config, fp16 on CUDA, mean pooling.
 TDEV=cuda
 [ "$DEVICE" = cpu ] && TDEV=cpu
-step torch-peer 75 "$PY" scripts/gpu/bench_torch.py --model-dir "$M" --sentences "$S/sentences.txt" --n "$N_RAW" \
+[ -n "$QUICK" ] || step torch-peer 75 "$PY" scripts/gpu/bench_torch.py --model-dir "$M" --sentences "$S/sentences.txt" --n "$N_RAW" \
   --batches "$RAW_BATCHES" --device "$TDEV" --repeat "$REPEAT" --out "$RES/torch.json"
 
 # e. A real sentence encoder, if the machine holds one: export it, then the selection eval.
 ENC=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1])).get("bertSentenceEncoder") or "")' "$RES/models.json" 2>/dev/null)
 mkdir -p "$DATA/models"
-if [ -n "$ENC" ]; then
+if [ -n "$QUICK" ]; then
+  echo "== quick: no encoder export or selection eval"
+elif [ -n "$ENC" ]; then
   step export-encoder 90 "$PY" scripts/gpu/export_encoder.py "$ENC" "$DATA/models/encoder"
 elif [ -n "${REHEARSE_ENCODER:-}" ]; then
   echo "== no cached encoder; rehearsal uses REHEARSE_ENCODER=$REHEARSE_ENCODER"
@@ -259,7 +295,7 @@ elif [ -n "${REHEARSE_ENCODER:-}" ]; then
 else
   echo "== no BERT-family sentence encoder cached on this machine: no selection eval with a real encoder"
 fi
-if [ -s "$DATA/models/encoder/onnx/model.onnx" ]; then
+if [ -z "$QUICK" ] && [ -s "$DATA/models/encoder/onnx/model.onnx" ]; then
   sample_gpu bench-encoder
   step bench-encoder 40 "$NODE" scripts/gpu/bench-onnx.mjs --app "$APP" --model-dir "$DATA/models/encoder" --device "$DEV_ARG" \
     --sentences "$S/sentences.txt" --n "$N_RAW" --raw-batches 256 --full-batches 256 --repeat 1 --out "$RES/bench-encoder.json"
