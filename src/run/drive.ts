@@ -32,6 +32,8 @@ export interface PassPlace<C extends Cut = Cut> {
   emit(cut: C): Promise<KeepTally>;
   /** --weights: pass 2 writes every segment with its weight instead of cutting (one stream only). */
   weigh?(scored: Scored): Promise<KeepTally>;
+  /** --threshold: a cut known before the run, so one pass scores and writes (one stream only). */
+  stream?(cut: Pick<Cut, 'threshold' | 'tieId'>): Promise<{ scored: Scored; tally: KeepTally }>;
 }
 
 export interface DriveOptions {
@@ -39,6 +41,8 @@ export interface DriveOptions {
   keepBy: KeepBy;
   /** --weights: no cut; pass 2 weighs every segment (PassPlace.weigh). */
   weights?: boolean;
+  /** --threshold: no cut and no second pass; segments scoring at most this are kept as they are scored (PassPlace.stream). */
+  threshold?: number;
   /** Only these steps, in the order above; default all three. */
   stages?: readonly Stage[];
   progress?: (line: string) => void;
@@ -52,15 +56,24 @@ export interface Driven<C extends Cut> {
 }
 
 /**
- * The one driver of a cut-mode run: pass 1 (score and spill), the exact cut, pass 2 (emit),
- * at `place`. Filter (one stream or input ranges), filter --run-dir, the score, cut and emit
- * commands and the library all come through here.
+ * The one driver of a run: pass 1 (score and spill), the exact cut, pass 2 (emit), at
+ * `place`; or, with --weights, pass 2 weighing every segment; or, with --threshold, one
+ * pass that keeps as it scores. Filter (one stream or input ranges), filter --run-dir, the
+ * score, cut and emit commands and the library all come through here.
  */
 export async function drivePasses<C extends Cut>(place: PassPlace<C>, o: DriveOptions): Promise<Driven<C>> {
   const does = (s: Stage) => !o.stages || o.stages.includes(s);
   const seconds = { pass1: 0, cut: 0, pass2: 0 };
   const out: Driven<C> = { seconds };
   const t1 = performance.now();
+  if (o.threshold !== undefined) {
+    if (!place.stream) throw new TadpoleError('TADPOLE_INTERNAL', '--threshold streams from one stream only');
+    const r = await place.stream({ threshold: o.threshold, tieId: Number.MAX_SAFE_INTEGER });
+    out.scored = r.scored;
+    out.tally = r.tally;
+    seconds.pass1 = (performance.now() - t1) / 1000;
+    return out;
+  }
   if (does('score')) {
     const scored = await place.score();
     if (scored) out.scored = scored;

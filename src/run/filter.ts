@@ -15,7 +15,7 @@ import { needsCompletion } from '../model/complete.js';
 import { completeFromCorpus, type CorpusCompletion } from '../pipeline/complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from '../pipeline/passes.js';
 import { Progress } from '../pipeline/progress.js';
-import { drivePasses, type PassPlace } from './drive.js';
+import { drivePasses, type PassPlace, type Scored } from './drive.js';
 import type { ScoreSketch } from '../cut/sketch.js';
 import { heldOutEntry } from '../model/describe.js';
 import { emptyTally, RunWriter, type KeepTally } from '../pipeline/runs.js';
@@ -23,6 +23,7 @@ import { throwIfAborted } from '../core/interrupt.js';
 import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
 import { defaultWorkers, ScoringPool } from '../pipeline/pool.js';
 import { planRanges, rangesPlace } from './range-filter.js';
+import type { RangeJob } from '../pipeline/range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from '../pipeline/scored.js';
 import { openScoring, scoreDocuments, threadsOf, type Scoring } from '../pipeline/scoring.js';
 import { segmentsOf } from '../pipeline/segments.js';
@@ -116,9 +117,11 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
   };
   const counters = new ReadCounters();
   try {
+    let place: PassPlace;
+    let ranges: RangeJob[] | undefined;
     if (opts.threshold !== undefined) {
       if (scorer.prepare) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method} in this form selects against the whole corpus: it cannot stream with --threshold`);
-      await streamingPass(opts, scorer, counters, stats, opts.threshold);
+      place = streamPlace(opts, scorer, counters, work, spooledByCompletion);
     } else {
       const before = fingerprintInputs(opts.inputs);
       // A file that grew, shrank or was replaced during pass 1 would be re-read differently.
@@ -126,21 +129,21 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
         const why = inputsDiffer(before, fingerprintInputs(opts.inputs));
         if (why) throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the input changed while tadpole read it (${why}); inputs must not change during filter`);
       };
-      const ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
-      const place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, opts, work, checkUnchanged) : streamPlace(opts, scorer, counters, work, checkUnchanged, spooledByCompletion);
-      const r = await drivePasses(place, { keep: opts.keep, keepBy: opts.keepBy, ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
-      Object.assign(stats.seconds, r.seconds);
-      if (r.scored) {
-        stats.sentenceScores = r.scored.moments;
-        stats.reader = r.scored.reader;
-      }
-      if (r.cut) {
-        stats.threshold = r.cut.threshold;
-        stats.tieId = r.cut.tieId;
-      }
-      Object.assign(stats, r.tally);
-      if (ranges) stats.ranges = ranges.length;
+      ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
+      place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, opts, work, checkUnchanged) : { ...streamPlace(opts, scorer, counters, work, spooledByCompletion), betweenPasses: checkUnchanged };
     }
+    const r = await drivePasses(place, { keep: opts.keep, keepBy: opts.keepBy, ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+    Object.assign(stats.seconds, r.seconds);
+    if (r.scored) {
+      stats.sentenceScores = r.scored.moments;
+      stats.reader = r.scored.reader;
+    }
+    if (r.cut) {
+      stats.threshold = r.cut.threshold;
+      stats.tieId = r.cut.tieId;
+    }
+    Object.assign(stats, r.tally);
+    if (ranges) stats.ranges = ranges.length;
     await opts.sink.close();
   } catch (err) {
     await opts.sink.abort();
@@ -179,7 +182,7 @@ function dropScratch(work: string, own: boolean): void {
  * `spooledByCompletion`: stdin was already spooled by the completion; otherwise a stdin
  * input is spooled here, by the first pass that reads it.
  */
-function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, work: string, checkUnchanged: () => void, spooledByCompletion: InputKind | undefined): PassPlace {
+function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, work: string, spooledByCompletion: InputKind | undefined): PassPlace {
   const spillPath = join(work, 'segments.spill');
   const docIndexPath = join(work, 'docs.index');
   const spoolPath = join(work, 'stdin.spool');
@@ -207,10 +210,10 @@ function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: Rea
       sketch = out.sketch;
       return { segments: out.sketch.totals().segments, moments: { mean: out.moments.mean, std: out.moments.std }, reader: counters.toJSON() };
     },
-    betweenPasses: checkUnchanged,
     cut: (keep, keepBy) => exactCut(sketch!, [spillPath], keep, keepBy),
     emit: (cut) => emitPass(opts, spooledInputs(), spillPath, docIndexPath, cut),
     weigh: (scored) => weightsPass(opts, spooledInputs(), spillPath, docIndexPath, scored.moments),
+    stream: (cut) => streamingPass(opts, scorer, counters, cut),
   };
 }
 
@@ -286,25 +289,22 @@ async function weightsPass(opts: ResolvedFilterOptions, inputs: readonly InputKi
 }
 
 /** --threshold: one streaming pass, nothing spilled; stdin in, stdout out. */
-async function streamingPass(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, stats: FilterStats, threshold: number): Promise<void> {
-  const t1 = performance.now();
+async function streamingPass(opts: ResolvedFilterOptions, scorer: Scoring, counters: ReadCounters, cut: Pick<Cut, 'threshold' | 'tieId'>): Promise<{ scored: Scored; tally: KeepTally }> {
   const writer = new RunWriter(opts.sink, opts.reader, opts.outFormat);
   const progress = new Progress('filter', opts.inputs, opts.progress);
-  const cut = { threshold, tieId: Number.MAX_SAFE_INTEGER };
+  const tally = emptyTally();
   let nextId = 0;
   const moments = new Moments();
   for await (const b of scoreDocuments(reading(opts, opts.inputs, counters), scorer, opts.batchSentences)) {
     for (let i = 0; i < b.scores.length; i++) moments.add(b.scores[i]!);
-    await writeScoredBatch(b, opts, writer, cut, nextId, stats);
+    await writeScoredBatch(b, opts, writer, cut, nextId, tally);
     nextId += countSegments(b, opts.segment);
     progress.update(counters.docs, counters.bytes);
     if (opts.sink.closedEarly) break;
     throwIfAborted(opts.signal);
   }
   progress.done(counters.docs, counters.bytes);
-  stats.sentenceScores = { mean: moments.mean, std: moments.std };
-  stats.reader = counters.toJSON();
-  stats.seconds.pass1 = (performance.now() - t1) / 1000;
+  return { scored: { moments: { mean: moments.mean, std: moments.std }, reader: counters.toJSON() }, tally };
 }
 
 function countSegments(b: ScoredBatch, size: number): number {
@@ -314,7 +314,7 @@ function countSegments(b: ScoredBatch, size: number): number {
 }
 
 /** A scored batch's kept runs under a fixed threshold, document by document. */
-async function writeScoredBatch(b: ScoredBatch, opts: ResolvedFilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, stats: FilterStats): Promise<void> {
+async function writeScoredBatch(b: ScoredBatch, opts: ResolvedFilterOptions, writer: RunWriter, cut: Pick<Cut, 'threshold' | 'tieId'>, firstId: number, tally: KeepTally): Promise<void> {
   const segs = segmentsOf(b, opts.segment, firstId, opts.docContext);
   let k = 0;
   for (let d = 0; d < b.docs.length; d++) {
@@ -324,6 +324,6 @@ async function writeScoredBatch(b: ScoredBatch, opts: ResolvedFilterOptions, wri
     const mine = segs.slice(first, k);
     const spans = b.spans[d]!;
     const seg = { scores: mine.map((g) => g.score), sentences: mine.map((g) => g.sentences), bytes: mine.map((g) => g.bytes), spansAndBounds: () => ({ spans, bounds: mine.flatMap((g) => [g.firstSentence, g.sentences]) }) };
-    await writeKept(writer, doc, seg, cut, mine[0]?.id ?? 0, stats);
+    await writeKept(writer, doc, seg, cut, mine[0]?.id ?? 0, tally);
   }
 }
