@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/rng.js';
-import { describeTaskShare, estimateSampleShare, shareInWords } from '../../src/cut/share-estimate.js';
+import { describeTaskShare, estimateSampleShare, shareInWords, taskLikePart } from '../../src/cut/share-estimate.js';
 
 /** Sample segments of 15 sentences: `share` of them from a task-like mode `gap` below the rest. */
 function mixture(share: number, segments: number, gap: number, seed = 1): { mean: number; sentences: number }[] {
@@ -53,6 +53,38 @@ describe('estimateSampleShare', () => {
     expect(floor.share!.high).toBe(1);
     // The same probe scores with a first fit that sets nothing apart: no floor, so no range.
     expect(estimateSampleShare(mixture(0.02, 1500, 1.5), mixture(0, 1500, 8, 2)).share).toBeUndefined();
+  });
+  it("without an estimate, floors the share at the task-like part's weight where a fit hardly tells the task from that part", () => {
+    // Two modes that overlap (no valley): the most task-like Gaussian part doubled is over half
+    // the sample, so alone it bounds nothing.
+    const overlap = mixture(0.3, 1500, 1.6);
+    expect(estimateSampleShare(overlap).share).toBeUndefined();
+    // The part told from the task (near-domain text, as where the domain is scarce): still nothing.
+    expect(estimateSampleShare(overlap, [], 0.95).share).toBeUndefined();
+    // The part hardly told from the task: it is the task's own kind of text, and its weight
+    // bounds the share both ways: at least half of it, at most twice it (given past half the sample).
+    const own = estimateSampleShare(overlap, [], 0.7);
+    expect(own.share?.estimate).toBeUndefined();
+    expect(own.none).toMatch(/no part apart from the rest/);
+    expect(own.share!.low).toBeGreaterThan(0.3 / 2);
+    expect(own.share!.low).toBeLessThanOrEqual(0.3);
+    expect(own.share!.high).toBeGreaterThanOrEqual(0.3);
+    expect(own.share!.high).toBeLessThan(1);
+    expect(own.share!.high / own.share!.low).toBeCloseTo(4, 6);
+    // A valley still gives the estimate, whatever the part's AUROC.
+    expect(estimateSampleShare(mixture(0.2, 1500, 5), [], 0.7)).toEqual(estimateSampleShare(mixture(0.2, 1500, 5)));
+  });
+  it("names the segments of the scores' most task-like part, in the order given", () => {
+    const segments = mixture(0.1, 1500, 6, 3);
+    const inPart = taskLikePart(segments);
+    expect(inPart).toHaveLength(1500);
+    const members = segments.filter((_, i) => inPart[i]);
+    expect(members.length / 1500).toBeGreaterThan(0.07);
+    expect(members.length / 1500).toBeLessThan(0.13);
+    // The task-like mode (6 below the rest, its spread 0.7) is the part; the rest's far tail is not.
+    expect(segments.every((s, i) => inPart[i] === s.mean < -3 || Math.abs(s.mean + 3) < 0.5)).toBe(true);
+    // Too few segments to fit three parts: none.
+    expect(taskLikePart(segments.slice(0, 2))).toEqual([false, false]);
   });
   it('says it in one line, naming what the sample came from', () => {
     expect(describeTaskShare({ share: { estimate: 0.123, low: 0.082, high: 0.1845 }, segments: 1300 })).toMatch(/^about 12\.3% of the corpus's sentences look like the task \(range 8\.20%-18\.4%\), read from 1300 sample segments/);
