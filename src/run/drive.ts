@@ -37,8 +37,8 @@ export interface PassPlace<C extends Cut = Cut> {
 }
 
 export interface DriveOptions {
-  keep: number;
-  keepBy: KeepBy;
+  /** The share to keep and its unit: needed when the cut step runs. */
+  keep?: { share: number; by: KeepBy };
   /** --weights: no cut; pass 2 weighs every segment (PassPlace.weigh). */
   weights?: boolean;
   /** --threshold: no cut and no second pass; segments scoring at most this are kept as they are scored (PassPlace.stream). */
@@ -88,10 +88,11 @@ export async function drivePasses<C extends Cut>(place: PassPlace<C>, o: DriveOp
     return out;
   }
   if (does('cut')) {
+    if (!o.keep) throw new TadpoleError('TADPOLE_INTERNAL', 'a cut needs the share to keep');
     place.betweenPasses?.();
     // The cut reads the spills on this thread: one line says what it is doing while it does.
-    o.progress?.(cutLine(out.scored?.segments, o.keep, o.keepBy));
-    out.cut = place.cut(o.keep, o.keepBy);
+    o.progress?.(cutLine(out.scored?.segments, o.keep.share, o.keep.by));
+    out.cut = place.cut(o.keep.share, o.keep.by);
   } else if (does('emit')) {
     out.cut = place.recordedCut?.();
   }

@@ -60,7 +60,7 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
     // Pass 2 reads stdin from the spool pass 1 wrote: a new input, resolved once it is there.
     const emit: ShardEmitting = { inputs: () => kinds.map((k) => (k.input === STDIN ? resolveInput(paths.spool, opts.reader.format) : k)), recorded: opts.inputs, plan: () => plan, segment: opts.segment, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) };
     const results: ShardResults = {};
-    const { cut: found, seconds } = await drivePasses(runDirPlace({ ...common, whole: true, score, emit }, results), { keep: opts.keep, keepBy: opts.keepBy, ...(opts.progress ? { progress: opts.progress } : {}) });
+    const { cut: found, seconds } = await drivePasses(runDirPlace({ ...common, whole: true, score, emit }, results), { keep: { share: opts.keep, by: opts.keepBy }, ...(opts.progress ? { progress: opts.progress } : {}) });
     const cut = found!;
     const emitted = results.emitted!;
     const { threads } = results;

@@ -132,7 +132,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
       ranges = !opts.weights && scorer instanceof ScoringPool ? planRanges(opts.inputs, before, opts.reader, scorer.workers, opts.rangeMinBytes) : undefined;
       place = ranges && scorer instanceof ScoringPool ? rangesPlace(scorer, ranges, opts, work, checkUnchanged) : { ...streamPlace(opts, scorer, counters, work, spooledByCompletion), betweenPasses: checkUnchanged };
     }
-    const r = await drivePasses(place, { keep: opts.keep, keepBy: opts.keepBy, ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+    const r = await drivePasses(place, { keep: { share: opts.keep, by: opts.keepBy }, ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}), ...(opts.weights ? { weights: true } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     Object.assign(stats.seconds, r.seconds);
     if (r.scored) {
       stats.sentenceScores = r.scored.moments;

@@ -178,7 +178,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
       };
       const results: ShardResults = {};
       const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
-      await drivePasses(runDirPlace({ ...opts, reader: opts.reader, ledger: run.ledger, score }, results), { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['score'] });
+      await drivePasses(runDirPlace({ ...opts, reader: opts.reader, ledger: run.ledger, score }, results), { stages: ['score'] });
       return results.summary!;
     } finally {
       run.ledger.close();
@@ -207,7 +207,7 @@ export async function cutStage(runDir: string, keep: number, keepBy: KeepBy, cra
   try {
     const earlier = readCut(runDir);
     const place = runDirPlace({ runDir, resume: false, id: { shard: 0, of: identity.of }, reader: identity.reader, ledger, ...(crashAt ? { crashAt } : {}) });
-    const cut = (await drivePasses(place, { keep, keepBy, stages: ['cut'] })).cut!;
+    const cut = (await drivePasses(place, { keep: { share: keep, by: keepBy }, stages: ['cut'] })).cut!;
     // The earlier cut's parts go as soon as cut.json names the new one, before any ledger write:
     // one that fails (a full disk) must not leave them, for a second cut would find cut.json
     // the same as itself and keep them.
@@ -291,7 +291,7 @@ export async function emitStage(opts: EmitStageOptions): Promise<EmitStats & { t
       },
     };
     const place = runDirPlace({ ...opts, reader: identity.reader, ledger, emit });
-    const stats = (await drivePasses(place, { keep: 0, keepBy: DEFAULT_KEEP_BY, stages: ['emit'] })).tally as EmitStats;
+    const stats = (await drivePasses(place, { stages: ['emit'] })).tally as EmitStats;
     if (opts.stdout) await copyToStream(target, opts.stdout);
     return { ...stats, target };
   } finally {
