@@ -248,15 +248,20 @@ sample_gpu() { # NAME: utilisation samples every 200 ms until stop_gpu
 }
 stop_gpu() { [ -n "${SAMPLER:-}" ] && kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null; SAMPLER=; }
 
-# a. + b. Raw session and full embedder, fp32 and fp16.
-for v in fp32:onnx/model.onnx fp16:onnx/model_fp16.onnx; do
-  name=${v%%:*} file=${v#*:}
-  sample_gpu "bench-$name"
-  step "bench-onnx-$name" 75 "$NODE" scripts/gpu/bench-onnx.mjs --app "$APP" --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" \
+# a. + b. Raw session and full embedder, fp32 and fp16 (quick: fp16 after filter, which matters more).
+bench_model() { # NAME FILE MAX_SECONDS
+  sample_gpu "bench-$1"
+  step "bench-onnx-$1" "$3" "$NODE" scripts/gpu/bench-onnx.mjs --app "$APP" --model-dir "$M" --onnx-file "$2" --device "$DEV_ARG" \
     --sentences "$S/sentences.txt" --n "$N_RAW" --raw-batches "$RAW_BATCHES" --full-batches "$FULL_BATCHES" --in-thread-batches "$IN_THREAD_BATCHES" \
-    --repeat "$REPEAT" --out "$RES/bench-$name.json"
+    --repeat "$REPEAT" --out "$RES/bench-$1.json"
   stop_gpu
-done
+}
+if [ -n "$QUICK" ]; then
+  bench_model fp32 onnx/model.onnx 40
+else
+  bench_model fp32 onnx/model.onnx 75
+  bench_model fp16 onnx/model_fp16.onnx 75
+fi
 
 # c. filter end to end on real documents: fit with the onnx embedder, then filter at each batch size.
 TASK=$DATA/corpora/tasks/figure5-bio.jsonl
@@ -264,17 +269,19 @@ if [ "$FIT_TASK_LINES" -gt 0 ] 2>/dev/null; then head -n "$FIT_TASK_LINES" "$TAS
 for v in fp32:onnx/model.onnx fp16:onnx/model_fp16.onnx; do
   name=${v%%:*} file=${v#*:}
   case " $FILTER_MODELS " in *" $name "*) ;; *) continue ;; esac
-  step "fit-$name" 45 $TADPOLE fit --task "$TASK" --general "$TEXT" --general-sample "$FIT_GENERAL" --method tadpole --detector iforest \
+  step "fit-$name" $([ -n "$QUICK" ] && echo 20 || echo 45) $TADPOLE fit --task "$TASK" --general "$TEXT" --general-sample "$FIT_GENERAL" --method tadpole --detector iforest \
     --embedder onnx --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" -o "$S/model-$name.json"
   batches=$FILTER_BATCHES
   [ "$name" = fp16 ] && batches=${FILTER_BATCHES##*,}
   for b in ${batches//,/ }; do
     sample_gpu "filter-$name-b$b"
-    step "filter-$name-b$b" 60 $TADPOLE filter -m "$S/model-$name.json" --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" \
+    step "filter-$name-b$b" $([ -n "$QUICK" ] && echo 30 || echo 60) $TADPOLE filter -m "$S/model-$name.json" --model-dir "$M" --onnx-file "$file" --device "$DEV_ARG" \
       --batch-size "$b" --keep 0.2 --stats "$RES/filter-$name-b$b.json" -o "$S/kept-$name-b$b.jsonl" "$TEXT"
     stop_gpu
   done
 done
+
+[ -n "$QUICK" ] && bench_model fp16 onnx/model_fp16.onnx 40
 
 # d. The PyTorch peer: random BertModel of the same config, fp16 on CUDA, mean pooling.
 TDEV=cuda
