@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/run/ledger.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 import { runMain } from '../helpers/cli.js';
-import { cli, tempDir } from '../shard/helpers.js';
+import { cli, tempDir } from '../run/helpers.js';
 import { rmSync } from 'node:fs';
 
 // Real text: 250 OHSUMED abstracts (bio) and 250 BBC articles (news), interleaved, as JSONL

@@ -14,7 +14,7 @@ import { Rng } from '../../src/core/rng.js';
 import { TadpoleError } from '../../src/core/errors.js';
 import { readModel } from '../../src/model/file.js';
 import { openScorer } from '../../src/model/open.js';
-import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
+import { cli, fitModel, newsJsonl, tempDir, wikiText } from '../run/helpers.js';
 
 const shared = sharedDir();
 const SEED = 20261126;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileDigest, listFiles } from '../helpers/files.js';
 import { sharedDir, sharedPath } from '../../src/core/shared.js';
 import { runMain } from '../helpers/cli.js';
-import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
+import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../run/helpers.js';
 
 const shared = sharedDir();
 let dir: string;

@@ -6,7 +6,7 @@ import { Rng } from '../../src/core/rng.js';
 import { SPILL_HEADER, SPILL_RECORD } from '../../src/cut/spill.js';
 import { Ledger } from '../../src/run/ledger.js';
 import { runMain } from '../helpers/cli.js';
-import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
+import { cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../run/helpers.js';
 
 // ~0.7 MB of real news text; small batches and checkpoints after every batch, so a
 // kill anywhere lands between many checkpoints.

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/run/ledger.js';
 import { sqliteDriver } from '../../src/run/sqlite.js';
 import { runMain } from '../helpers/cli.js';
-import { fitModel, newsJsonl, tempDir, wikiText } from '../shard/helpers.js';
+import { fitModel, newsJsonl, tempDir, wikiText } from '../run/helpers.js';
 
 let dir: string;
 let model: string;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../shard/helpers.js';
+import { BIN, cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../run/helpers.js';
 
 let dir: string;
 let model: string;

@@ -8,10 +8,10 @@ import { join } from 'node:path';
  * - unit: the rest.
  * `needsShared` are the files that read the shared folder, e2e ones included: themselves,
  * through a helper that does (test/helpers/corpora.ts, test/select/fixture.ts,
- * test/shard/helpers.ts, the ONNX fixtures). The built-in corpus (corpora/builtin/, read by
+ * test/run/helpers.ts, the ONNX fixtures). The built-in corpus (corpora/builtin/, read by
  * test/helpers/builtin.ts and tadpole demo) ships with the checkout: its tests run everywhere.
  */
-const READS_SHARED = /\bsharedPath\(|\bsharedDir\(|\bHAVE_SHARED\b|helpers\/corpora\.js|shard\/helpers\.js|\.\/fixture\.js|reference-sentences\.mjs/;
+const READS_SHARED = /\bsharedPath\(|\bsharedDir\(|\bHAVE_SHARED\b|helpers\/corpora\.js|run\/helpers\.js|\.\/fixture\.js|reference-sentences\.mjs/;
 const SPAWNS = /\brunCli\(|\bcli(Async)?\(|\bspawn\(|\bspawnSync\(|\bexecFile(Sync)?\(|\bfork\(|\bdemoRun\(/;
 
 export interface TestKinds {

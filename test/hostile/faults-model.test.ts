@@ -16,7 +16,7 @@ import { Ledger } from '../../src/run/ledger.js';
 import { chemprotSentences, corpusRecords } from '../helpers/corpora.js';
 import { fileDigest, listFiles } from '../helpers/files.js';
 import { runMain } from '../helpers/cli.js';
-import { cli, fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
+import { cli, fitModel, newsJsonl, tempDir } from '../run/helpers.js';
 
 const shared = sharedDir();
 /** One line, nothing a terminal would act on. */

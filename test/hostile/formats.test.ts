@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/cli.js';
-import { fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
+import { fitModel, newsJsonl, tempDir } from '../run/helpers.js';
 
 /** Inputs that are not a corpus: each is refused with exit 3, one line naming the file, and no output file. */
 

@@ -10,7 +10,7 @@ import { readModel } from '../../src/model/file.js';
 import { openScorer } from '../../src/model/open.js';
 import { runFilter } from '../../src/run/filter.js';
 import type { SentenceScorer } from '../../src/select/selector.js';
-import { BIN, cli, fitModel, newsJsonl, tempDir } from '../shard/helpers.js';
+import { BIN, cli, fitModel, newsJsonl, tempDir } from '../run/helpers.js';
 
 let dir: string;
 let model: string;

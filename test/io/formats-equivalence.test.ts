@@ -5,7 +5,7 @@ import * as zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedPath } from '../../src/core/shared.js';
 import { runMain } from '../helpers/cli.js';
-import { cli, fitModel, tempDir } from '../shard/helpers.js';
+import { cli, fitModel, tempDir } from '../run/helpers.js';
 
 /**
  * One corpus in every form tadpole reads (made by scripts/make-format-fixtures.mjs:

@@ -5,7 +5,7 @@ import { DEFAULT_READER, readDocuments } from '../../src/io/documents.js';
 import { resolveInputs } from '../../src/io/input-kind.js';
 import { fingerprintInputs } from '../../src/run/fingerprint.js';
 import { nextBoundary, planShard } from '../../src/run/plan.js';
-import { tempDir } from '../shard/helpers.js';
+import { tempDir } from '../run/helpers.js';
 
 describe('shard plan', () => {
   it('nextBoundary: a line start for JSONL, the start of a blank line for paragraphs', () => {
