@@ -106,7 +106,10 @@ for d in "$ROOT"/.gpu/p*/; do
 done
 MANIFEST=$S/parts/MANIFEST
 nparts=$(awk '$1 == "parts" {print $2}' "$MANIFEST" 2>/dev/null)
-have=$(ls "$S/parts" 2>/dev/null | grep -c '^ep\.part')
+# Pieces 01 .. nparts only: a warm machine may still hold pieces of an older split.
+pieces() { local i; for i in $(seq 1 "${nparts:-0}"); do printf '%s/parts/ep.part%02d\n' "$S" "$i"; done; }
+have=0
+for f in $(pieces); do [ -s "$f" ] && have=$((have + 1)); done
 echo "== parts: $have of ${nparts:-?} provider pieces here ($(du -sh "$S/parts" | cut -f1))"
 
 unxz_to() { # FILE OUT: xz-compressed file to OUT
@@ -119,14 +122,15 @@ untar_xz() { # FILE DIR
 # joined, checked and unpacked to $S/ep. Node, the data and the project come in the last folder;
 # the project is unpacked again whenever its archive changed (a rebuilt app on a warm machine).
 unpack_ep() {
-  [ -s "$S/ep/libonnxruntime_providers_cuda.so" ] && return 0
-  [ -n "$nparts" ] && [ "$have" = "$nparts" ] || { echo "provider pieces: $have of ${nparts:-?} here, not unpacked yet"; return 0; }
-  cat $(ls "$S"/parts/ep.part* | sort) >"$S/ep.tar.xz"
   local want got
-  want=$(awk '$1 == "ep_sha256" {print $2}' "$MANIFEST")
+  want=$(awk '$1 == "ep_sha256" {print $2}' "$MANIFEST" 2>/dev/null)
+  [ -s "$S/ep/libonnxruntime_providers_cuda.so" ] && [ "$(cat "$S/ep.sha256" 2>/dev/null)" = "$want" ] && return 0
+  [ -n "$nparts" ] && [ "$have" = "$nparts" ] || { echo "provider pieces: $have of ${nparts:-?} here, not unpacked yet"; return 0; }
+  cat $(pieces) >"$S/ep.tar.xz"
   got=$(sha256sum "$S/ep.tar.xz" | cut -d' ' -f1)
   [ "$want" = "$got" ] || { echo "provider archive sha256 $got, expected $want"; rm -f "$S/ep.tar.xz"; return 1; }
-  mkdir -p "$S/ep.tmp" && untar_xz "$S/ep.tar.xz" "$S/ep.tmp" && mv "$S/ep.tmp" "$S/ep" || return 1
+  rm -rf "$S/ep" "$S/ep.tmp" && mkdir -p "$S/ep.tmp" && untar_xz "$S/ep.tar.xz" "$S/ep.tmp" && mv "$S/ep.tmp" "$S/ep" || return 1
+  echo "$got" >"$S/ep.sha256"
   rm -f "$S/ep.tar.xz"
   echo "provider unpacked: $(ls "$S/ep" | tr '\n' ' ')"
 }
@@ -177,7 +181,7 @@ place_ep() {
   for f in "$S"/ep/*.so; do ln -f "$f" "$ORTDIR/" 2>/dev/null || cp -f "$f" "$ORTDIR/"; done
   ls -la "$ORTDIR"
 }
-step unpack 90 bash -c "$(declare -f unxz_to untar_xz unpack_small unpack_ep place_ep); S='$S' PY='$PY' APP='$APP' ORTDIR='$ORTDIR' MANIFEST='$MANIFEST' have='$have' nparts='$nparts'; unpack_ep && unpack_small && place_ep"
+step unpack 90 bash -c "$(declare -f unxz_to untar_xz unpack_small unpack_ep place_ep pieces); S='$S' PY='$PY' APP='$APP' ORTDIR='$ORTDIR' MANIFEST='$MANIFEST' have='$have' nparts='$nparts'; unpack_ep && unpack_small && place_ep"
 
 # CUDA user-space libraries: the pip wheels' folders (cu13), then the toolkit, then the driver.
 NVLIBS=$("$PY" - <<'EOF' 2>/dev/null
