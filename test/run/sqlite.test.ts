@@ -14,7 +14,7 @@ describe('sqlite driver by Node major', () => {
   });
 
   it('a process that prepared statements exits cleanly (better-sqlite3 12 aborts at exit on Node 24)', () => {
-    const script = `import('${join(ROOT, 'dist', 'store', 'sqlite.js')}').then(({ sqliteDriver }) => {
+    const script = `import('${join(ROOT, 'dist', 'run', 'sqlite.js')}').then(({ sqliteDriver }) => {
       const db = new (sqliteDriver())(':memory:');
       for (let i = 0; i < 50; i++) db.prepare('SELECT ' + i + ' AS x').get();
       console.log('done');
