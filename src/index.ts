@@ -2,7 +2,12 @@
 export { TadpoleError, EXIT, type TadpoleErrorCode } from './core/errors.js';
 export { Rng } from './core/rng.js';
 
-export { readDocuments, resolveFormat, ReadCounters, DEFAULT_READER, type Doc, type ReaderOptions, type ReadOptions } from './io/documents.js';
+export { readDocuments, resolveFormat, ReadCounters, DEFAULT_READER, DEFAULT_MAX_DOC_BYTES, type Doc, type ReaderOptions, type ReadOptions } from './io/documents.js';
+export { STDIN } from './io/input.js';
+export { refuseReadOnce, resolveInputs, type InputKind } from './io/input-kind.js';
+export { expandInputs, statOrUndefined } from './io/inputs/expand.js';
+export { writeFileAtomic } from './io/atomic.js';
+export { checkOutputCompression } from './io/compressed-output.js';
 export { readSentences } from './io/sentences.js';
 export { sampleSentences, type SentenceSample, type SampleOptions } from './io/sample.js';
 export { Sink } from './io/sink.js';
@@ -10,37 +15,60 @@ export { splitSentences, MAX_WRAPPED_LENGTH, type SplitOptions } from './text/se
 
 export type { Embedder, EmbedderFingerprint } from './embed/embedder.js';
 export { createEmbedder, type EmbedderSpec } from './embed/factory.js';
+export { listCachedModels, modelsRoot } from './embed/onnx/cache.js';
+export { hubEndpoint, pullModel } from './embed/onnx/hub.js';
 export { HashEmbedder } from './embed/hash.js';
 
 export type { Detector, DetectorJSON } from './detect/detector.js';
-export { createDetector, detectorFromJSON, DETECTOR_NAMES } from './detect/registry.js';
+export { createDetector, detectorFromJSON, DETECTOR_NAMES, DETECTOR_HELP } from './detect/registry.js';
 export { auroc, averagePrecision } from './detect/metrics.js';
 
 export type { SelectorFactory, SelectorJSON, SentenceScorer } from './select/selector.js';
-export { selectorFactory, METHOD_NAMES } from './select/registry.js';
+export { selectorFactory, METHOD_NAMES, checkMethodOptions, methodOwners, resolveMethod } from './select/registry.js';
+export { avoidShareOf, avoidTarget } from './select/avoid.js';
+export { autoChoiceOf } from './select/auto.js';
+export { SELF_TRAINING_DEFAULTS } from './select/self-training.js';
 
 export { readModel, writeModel, validateModel, type ModelFile } from './model/file.js';
-export { fitModel, type FitOptions } from './model/fit.js';
+export { fitModel, checkAvoid, type FitOptions } from './model/fit.js';
+export { explainFit } from './model/explain.js';
 export { openScorer } from './model/open.js';
-export { describeModel, summarizeModel, type ModelSummary } from './model/describe.js';
-export { checkDeferredOptions, completeModel, completesFromCorpus, deferFit, needsCompletion } from './model/complete.js';
+export { describeModel, describeHeldOut, summarizeModel, type ModelSummary } from './model/describe.js';
+export { checkDeferredOptions, completeModel, completesFromCorpus, deferFit, needsCompletion, sampleSizeFor, selfTrains, SAMPLE_FULL_KEEP } from './model/complete.js';
 export { completeFromCorpus, type CompletionInfo } from './pipeline/complete.js';
 
 export { segmentBounds, type SegmentRecord } from './segment/segments.js';
-export { exactCut, isKept, selectKeptInMemory, type Cut, type KeepBy } from './cut/exact.js';
+export { DEFAULT_DOC_CONTEXT } from './segment/context.js';
+export { exactCut, isKept, selectKeptInMemory, DEFAULT_KEEP_BY, type Cut, type KeepBy } from './cut/exact.js';
+export { describeTaskShare } from './cut/share-estimate.js';
 export { ScoreSketch } from './cut/sketch.js';
 
 export { runFilter } from './run/filter.js';
 export type { FilterOptions, FilterStats, RunDirSettings } from './run/options.js';
 export { runFilterInDir } from './run/filter-dir.js';
+export { parseShard } from './run/layout.js';
+export { fileSha256 } from './run/fingerprint.js';
+export { recordedKeepBy } from './run/run-dir.js';
+export { readCut } from './run/run-cut.js';
+export { Ledger } from './run/ledger.js';
 export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './run/shard-run.js';
 export { segmentScores } from './pipeline/segments.js';
 export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-records.js';
+export { checkFilterOptions } from './pipeline/checks.js';
+export type { OutFormat } from './pipeline/runs.js';
+export { defaultWorkers } from './pipeline/pool.js';
+export { sampleSentencesOn } from './pipeline/split-pool.js';
+export { chooseOnThread, measuresAside } from './pipeline/choice-thread.js';
+export { fitStep, PhaseProgress, readingProgress } from './pipeline/progress.js';
 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';
+export { rarer, taskWords, type TaskWords } from './inspect/task-words.js';
 
 export { rankDetectors, formatRankTable } from './rank/rank.js';
-export { runEval } from './eval/run.js';
-export { defaultEngine } from './eval/engine-default.js';
+export { runEval, type EvalResult } from './eval/run.js';
+export { defaultEngine, defaultEngineWith } from './eval/engine-default.js';
+export { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from './eval/suite.js';
+export { formatTable, toJSON } from './report/table.js';
+export { renderReport } from './report/html.js';
 export { loadSpec } from './eval/spec.js';

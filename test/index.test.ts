@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import { builtinMix, builtinTaskSentences } from './helpers/builtin.js';
-import { tempDir } from './helpers/cli.js';
+import { ROOT, tempDir } from './helpers/cli.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -66,12 +66,25 @@ describe('library API (the README example)', () => {
     // Research helpers (scripts/research/) and the checkout's ../shared layout are not API:
     // those scripts import dist/<path>.js directly.
     expect(Object.keys(api).sort()).toEqual([
-      'DEFAULT_READER', 'DETECTOR_NAMES', 'EXIT', 'HashEmbedder', 'MAX_WRAPPED_LENGTH', 'METHOD_NAMES', 'ReadCounters', 'Rng', 'ScoreSketch', 'Sink', 'TadpoleError',
-      'auroc', 'averagePrecision', 'checkDeferredOptions', 'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine',
-      'deferFit', 'describeModel', 'detectorFromJSON', 'emitStage', 'exactCut', 'fitModel', 'formatRankTable', 'groupText', 'isKept', 'loadSpec', 'needsCompletion', 'openScorer',
-      'rankDetectors', 'readDocuments', 'readModel', 'readSentences', 'resolveFormat', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'scoreStage', 'segmentBounds', 'segmentScores',
-      'selectKeptInMemory', 'selectorFactory', 'sphericalKMeans', 'splitSentences', 'summarizeModel', 'validateModel', 'writeModel', 'writeScoreRecords',
+      'DEFAULT_DOC_CONTEXT', 'DEFAULT_KEEP_BY', 'DEFAULT_MAX_DOC_BYTES', 'DEFAULT_READER', 'DETECTOR_HELP', 'DETECTOR_NAMES', 'EXIT', 'HashEmbedder', 'Ledger', 'MAX_WRAPPED_LENGTH',
+      'METHOD_NAMES', 'PhaseProgress', 'ReadCounters', 'Rng', 'SAMPLE_FULL_KEEP', 'SELF_TRAINING_DEFAULTS', 'STDIN', 'ScoreSketch', 'Sink', 'TadpoleError', 'auroc', 'autoChoiceOf',
+      'averagePrecision', 'avoidShareOf', 'avoidTarget', 'checkAvoid', 'checkDeferredOptions', 'checkFilterOptions', 'checkMethodOptions', 'checkOutputCompression', 'chooseOnThread',
+      'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
+      'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitStep',
+      'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'isKept', 'listCachedModels', 'loadSpec', 'measuresAside', 'methodOwners', 'modelsRoot',
+      'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
+      'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
+      'sampleSizeFor', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'sphericalKMeans', 'splitSentences', 'statOrUndefined',
+      'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
+  });
+  it('the CLI reaches the library only through this entry: src/cli imports nothing outside cli/ but index.ts and core/ utilities', () => {
+    const cli = join(ROOT, 'src', 'cli');
+    const outside = readdirSync(cli)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(join(cli, f), 'utf8').matchAll(/from '(\.\.\/[^']+)'|import\('(\.\.\/[^']+)'\)/g)].map((m) => `${f}: ${m[1] ?? m[2]}`))
+      .filter((i) => !/: \.\.\/(index|core\/[\w-]+)\.js$/.test(i));
+    expect(outside).toEqual([]);
   });
 });

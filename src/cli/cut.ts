@@ -1,9 +1,8 @@
-import { writeFileAtomic } from '../io/atomic.js';
 import { TadpoleError } from '../core/errors.js';
-import { cutStage } from '../run/shard-run.js';
 import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
+import { cutStage, writeFileAtomic } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'cut',

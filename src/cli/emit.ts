@@ -1,11 +1,9 @@
 import { TadpoleError } from '../core/errors.js';
-import { checkOutputCompression } from '../io/compressed-output.js';
-import { emitStage } from '../run/shard-run.js';
-import { parseShard } from '../run/layout.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';
+import { checkOutputCompression, emitStage, parseShard } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'emit',

@@ -3,14 +3,9 @@ import { resolve } from 'node:path';
 import { TadpoleError, usageError } from '../core/errors.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { loadSpec } from '../eval/spec.js';
-import { runEval, type EvalResult } from '../eval/run.js';
-import { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from '../eval/suite.js';
-import { defaultEngineWith } from '../eval/engine-default.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
-import { formatTable, toJSON } from '../report/table.js';
-import { renderReport } from '../report/html.js';
+import { defaultEngineWith, type EvalResult, formatSuite, formatTable, loadSpec, renderReport, runEval, type SuiteSummary, summarizeDraws, summarizeSuite, toJSON } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'eval',

@@ -1,19 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
-import type { KeepBy } from '../cut/exact.js';
-import { checkOutputCompression } from '../io/compressed-output.js';
-import { Sink } from '../io/sink.js';
-import { writeFileAtomic } from '../io/atomic.js';
-import { resolveInputs, type InputKind } from '../io/input-kind.js';
-import { STDIN } from '../io/input.js';
-import { checkFilterOptions } from '../pipeline/checks.js';
-import type { OutFormat } from '../pipeline/runs.js';
-import { readModel } from '../model/file.js';
-import { describeTaskShare } from '../cut/share-estimate.js';
-import { describeHeldOut } from '../model/describe.js';
 import { warnKeep, warnNearRandom } from './model-warnings.js';
-import { runFilter } from '../run/filter.js';
-import type { FilterOptions } from '../run/options.js';
-import { fileSha256 } from '../run/fingerprint.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -22,6 +8,7 @@ import { keepByFlag, keepByFrom } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
+import { checkFilterOptions, checkOutputCompression, describeHeldOut, describeTaskShare, fileSha256, type FilterOptions, type InputKind, type KeepBy, type OutFormat, readModel, resolveInputs, runFilter, Sink, STDIN, writeFileAtomic } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'filter',

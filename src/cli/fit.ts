@@ -1,23 +1,11 @@
-import { STDIN } from '../io/input.js';
-import { expandInputs } from '../io/inputs/expand.js';
 import { TadpoleError } from '../core/errors.js';
-import { readSentences } from '../io/sentences.js';
-import { writeModel } from '../model/file.js';
-import { checkDeferredOptions, completesFromCorpus, deferFit, SAMPLE_FULL_KEEP, sampleSizeFor, selfTrains } from '../model/complete.js';
-import { checkAvoid, fitModel } from '../model/fit.js';
-import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { availableParallelism } from 'node:os';
-import { chooseOnThread, measuresAside } from '../pipeline/choice-thread.js';
-import { sampleSentencesOn } from '../pipeline/split-pool.js';
 import { workersFlag, workersFrom } from './workers.js';
-import { checkMethodOptions, METHOD_NAMES, methodOwners, resolveMethod, selectorFactory } from '../select/registry.js';
 import { formatOptionHelp, wrapText } from '../core/option-decl.js';
-import { explainFit } from '../model/explain.js';
-import * as detectorHelp from '../detect/registry.js';
 import { bool, list, num, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
-import { fitStep, PhaseProgress, readingProgress } from '../pipeline/progress.js';
+import { avoidShareOf, avoidTarget, checkAvoid, checkDeferredOptions, checkMethodOptions, chooseOnThread, completesFromCorpus, deferFit, DETECTOR_HELP, DETECTOR_NAMES, expandInputs, explainFit, fitModel, fitStep, measuresAside, METHOD_NAMES, methodOwners, PhaseProgress, readingProgress, readSentences, resolveMethod, SAMPLE_FULL_KEEP, sampleSentencesOn, sampleSizeFor, selectorFactory, selfTrains, STDIN, writeModel } from '../index.js';
 
 /**
  * Under this many task sentences fit warns. The paper's smallest task set (ChemProt train,
@@ -92,7 +80,6 @@ export function methodHelp(argv: string[]): string {
     lines.push('', `Options of ${owner.label} (--option KEY=VALUE; KEY=DEFAULT shown):`, ...formatOptionHelp(owner));
   }
   if (method === 'tadpole') {
-    const { DETECTOR_HELP, DETECTOR_NAMES } = detectorHelp;
     const width = Math.max(...DETECTOR_NAMES.map((n) => n.length)) + 2;
     const local: [string, string][] = [
       ['task-knn', '1 - mean cosine similarity to the k nearest task vectors'],

@@ -1,8 +1,5 @@
-import type { ModelFile } from '../model/file.js';
-import { selfTrains } from '../model/fit.js';
-import { autoChoiceOf } from '../select/auto.js';
-import { SELF_TRAINING_DEFAULTS } from '../select/self-training.js';
 import type { CliIO } from './command.js';
+import { autoChoiceOf, type ModelFile, SELF_TRAINING_DEFAULTS, selfTrains } from '../index.js';
 
 /** The share a fit without --keep sized its moves for: contrast moves a quarter of the share per round (auto.ts). */
 const DEFAULT_FIT_KEEP = SELF_TRAINING_DEFAULTS.expand * 4;

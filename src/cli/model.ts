@@ -1,10 +1,7 @@
 import { usageError } from '../core/errors.js';
-import { listCachedModels, modelsRoot } from '../embed/onnx/cache.js';
-import { hubEndpoint, pullModel } from '../embed/onnx/hub.js';
-import { describeModel, summarizeModel } from '../model/describe.js';
-import { readModel } from '../model/file.js';
 import { bool, helpText, list, str, type CommandSpec, type ParsedArgs } from './args.js';
 import type { CliIO, Command } from './command.js';
+import { describeModel, hubEndpoint, listCachedModels, modelsRoot, pullModel, readModel, summarizeModel } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'model',

@@ -1,11 +1,8 @@
 import { TadpoleError } from '../core/errors.js';
-import { createEmbedder } from '../embed/factory.js';
-import { readSentences } from '../io/sentences.js';
-import { DETECTOR_HELP, DETECTOR_NAMES } from '../detect/registry.js';
-import { formatRankTable, rankDetectors } from '../rank/rank.js';
 import { bool, list, num, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderSpecFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
+import { createEmbedder, DETECTOR_HELP, DETECTOR_NAMES, formatRankTable, rankDetectors, readSentences } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'rank',

@@ -1,8 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
-import { readCut } from '../run/run-cut.js';
-import { Ledger } from '../run/ledger.js';
 import { bool, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
+import { Ledger, readCut } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'runs',

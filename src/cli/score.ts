@@ -1,23 +1,14 @@
 import { TadpoleError } from '../core/errors.js';
-import { Sink } from '../io/sink.js';
-import { readModel } from '../model/file.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
-import { needsCompletion } from '../model/complete.js';
-import { writeScoreRecords } from '../pipeline/score-records.js';
-import { STDIN } from '../io/input.js';
-import { refuseReadOnce } from '../io/input-kind.js';
 import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
-import { scoreStage } from '../run/shard-run.js';
-import { fileSha256 } from '../run/fingerprint.js';
-import { parseShard } from '../run/layout.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import type { CliIO } from './command.js';
 import type { ParsedArgs } from './args.js';
-import type { ModelFile } from '../model/file.js';
 import { readerSummary } from './reader-summary.js';
+import { fileSha256, type ModelFile, needsCompletion, parseShard, readModel, refuseReadOnce, scoreStage, Sink, STDIN, writeScoreRecords } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'score',

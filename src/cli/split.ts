@@ -1,10 +1,8 @@
-import { readDocuments, ReadCounters, resolveFormat } from '../io/documents.js';
-import { Sink } from '../io/sink.js';
-import { splitSentences } from '../text/sentences.js';
 import { str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
+import { ReadCounters, readDocuments, resolveFormat, Sink, splitSentences } from '../index.js';
 
 const spec: CommandSpec = {
   name: 'split',
