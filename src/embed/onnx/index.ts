@@ -35,8 +35,9 @@ export interface OnnxEmbedderOptions {
 
 /**
  * CPU: the stand-in's PROVENANCE.md measured int8 MiniLM on 2 cores at 330 sent/s for batch 32
- * and 326 for sorted batch 128; 64 sits between with half the padding risk of 128. CUDA
- * wants large batches to fill the device (not measured here: no GPU).
+ * and 326 for sorted batch 128; 64 sits between with half the padding risk of 128. CUDA: on an
+ * H200 the raw session ran MiniLM-L6 fastest at 256 (34.6k sent/s; 512: 32.4k, 1024: 23.3k;
+ * docs/benchmarks/gpu.md).
  */
 export const DEFAULT_BATCH = { cpu: 64, cuda: 256 } as const;
 /** Padded tokens per batch: batch x 128 tokens, which bounds attention memory for long inputs. */
