@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { TadpoleError } from '../core/errors.js';
 import { looksLikeJsonl, peekChunks } from './format/jsonl-sniff.js';
 import { resolveFormat, type ResolvedFormat } from './input-format.js';
-import { kindOf, type InputKind, type InputRef } from './input-kind.js';
+import { resolveInputs, type InputKind } from './input-kind.js';
 import { parquetDocuments } from './parquet-documents.js';
 import { csvDocuments } from './csv-documents.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
@@ -18,16 +18,21 @@ const NL = 0x0a;
  * (native memchr): measured faster than split2 and the readline iterator, and it gives
  * byte offsets, which shards and resume need (docs/design/decisions.md, "split2").
  */
-export async function* readDocuments(inputs: readonly InputRef[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
+export async function* readDocuments(inputs: readonly string[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
+  // Each input's kind is decided here, once, at the library's entry (src/io/input-kind.ts).
+  yield* readKinds(resolveInputs(inputs, opts.format), opts, ro);
+}
+
+/** readDocuments of inputs already resolved (src/io/input-kind.ts), as every pass inside a run reads them. */
+export async function* readKinds(kinds: readonly InputKind[], opts: ReaderOptions, ro: ReadOptions = {}): AsyncGenerator<Doc[]> {
   const counters = ro.counters ?? new ReadCounters();
   const batchDocs = ro.batchDocs ?? 512;
   let ordinal = ro.firstOrdinal ?? 0;
   let batch: Doc[] = [];
   let batchBytes = 0;
-  for (let inputIndex = 0; inputIndex < inputs.length; inputIndex++) {
+  for (let inputIndex = 0; inputIndex < kinds.length; inputIndex++) {
     if (ro.only && !ro.only.has(inputIndex)) continue;
-    // Resolved here only when the caller did not resolve it (src/io/input-kind.ts).
-    const kind = kindOf(inputs[inputIndex]!, opts.format);
+    const kind = kinds[inputIndex]!;
     const input = kind.input;
     const file = displayName(input);
     const range = ro.ranges?.get(inputIndex);

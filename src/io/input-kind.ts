@@ -32,7 +32,11 @@ export interface InputKind {
   size: number;
 }
 
-/** An input as a path (or '-') or as a record already resolved. */
+/**
+ * An input as a public entry takes it: a path (or '-'), or a record its caller already resolved
+ * (the CLI resolves once, to pick the output format). Entries resolve it at their top
+ * (resolveInputs) and pass InputKind inward; helpers that only name or stat an input take either.
+ */
 export type InputRef = string | InputKind;
 
 export function inputPath(ref: InputRef): string {
@@ -73,7 +77,7 @@ export function resolveInput(input: string, format: InputFormat): InputKind {
 }
 
 /** The kind of an input given as a path or as a record resolved under another --format. */
-export function kindOf(ref: InputRef, format: InputFormat): InputKind {
+function kindOf(ref: InputRef, format: InputFormat): InputKind {
   return typeof ref !== 'string' && ref.requested === format ? ref : resolveInput(inputPath(ref), format);
 }
 

@@ -35,7 +35,7 @@ import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
 import { ReadCounters, type ReadOptions, type ReaderOptions } from './documents.js';
 import { isDelimited } from './input-format.js';
-import { isCompressed, resolveInput, resolveInputs, type InputKind, type InputRef } from './input-kind.js';
+import { isCompressed, resolveInput, resolveInputs, type InputKind } from './input-kind.js';
 import { spoolStdin, STDIN } from './input.js';
 import { readSentenceGroups, type DocSplitter } from './sentences.js';
 
@@ -96,10 +96,16 @@ export const MAX_SEEK_DOC_BYTES = 1024 * 1024;
 /** Draws stop after this many per wanted sentence (small or near-empty inputs). */
 const MAX_DRAWS_PER_SENTENCE = 4;
 
-export async function sampleSentences(inputs: readonly InputRef[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
+export async function sampleSentences(inputs: readonly string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
+  // Each input's kind is decided here, once, at the library's entry (src/io/input-kind.ts).
+  return sampleKinds(resolveInputs(inputs, reader.format), reader, opts, ro);
+}
+
+/** sampleSentences of inputs already resolved, as a run samples its corpus. */
+export async function sampleKinds(resolved: readonly InputKind[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
   if (!(Number.isInteger(opts.size) && opts.size > 0)) throw new TadpoleError('TADPOLE_USAGE', `sample size must be a positive integer, got ${opts.size}`);
   const seekMin = opts.seekMinBytes ?? seekMinBytes();
-  let kinds = resolveInputs(inputs, reader.format);
+  let kinds = [...resolved];
   let spool: InputKind | undefined; // stdin's bytes, once spooled: named as stdin in what is said
   if (ro.spool && ro.stdin && kinds.some((k) => k.input === STDIN)) {
     // Spool stdin whole first, then sample the spool as the file it now is.

@@ -1,7 +1,7 @@
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
-import { readDocuments, type Doc, type ReadOptions, type ReaderOptions } from './documents.js';
-import type { InputRef } from './input-kind.js';
+import { readDocuments, readKinds, type Doc, type ReadOptions, type ReaderOptions } from './documents.js';
+import type { InputKind } from './input-kind.js';
 
 export interface ReadSentencesOptions extends ReaderOptions {
   /** Keep at most this many sentences: a seeded reservoir sample, in input order. */
@@ -30,7 +30,7 @@ async function* splitHere(docBatches: AsyncIterable<Doc[]>): AsyncGenerator<Spli
  * Every sentence of the inputs (for fitting on task data), or a seeded sample of them.
  * `split`: where the documents are split (default: this thread); the result is the same.
  */
-export async function readSentences(inputs: readonly InputRef[], opts: ReadSentencesOptions, ro: ReadOptions = {}, split: DocSplitter = splitHere): Promise<string[]> {
+export async function readSentences(inputs: readonly string[], opts: ReadSentencesOptions, ro: ReadOptions = {}, split: DocSplitter = splitHere): Promise<string[]> {
   const limit = opts.limit ?? Infinity;
   const rng = new Rng(opts.seed ?? 0);
   const keep: Array<{ i: number; s: string }> = [];
@@ -70,12 +70,12 @@ export interface GroupedSentences {
  * over any corpus, and a corpus of one-sentence documents still gives `size` sentences.
  * Groups let a fit judge a segment by its mean, as the cut does (select/self-training.ts).
  */
-export async function readSentenceGroups(inputs: readonly InputRef[], opts: ReaderOptions & { size: number; seed: number; group: number }, ro: ReadOptions = {}, split: DocSplitter = splitHere): Promise<GroupedSentences> {
+export async function readSentenceGroups(kinds: readonly InputKind[], opts: ReaderOptions & { size: number; seed: number; group: number }, ro: ReadOptions = {}, split: DocSplitter = splitHere): Promise<GroupedSentences> {
   const rng = new Rng(opts.seed);
   const heap = new MaxKeyHeap();
   let total = 0;
   let seen = 0;
-  for await (const { docs, spans: all } of split(readDocuments(inputs, opts, ro))) {
+  for await (const { docs, spans: all } of split(readKinds(kinds, opts, ro))) {
     for (let d = 0; d < docs.length; d++) {
       const text = docs[d]!.text;
       const spans = all[d]!;

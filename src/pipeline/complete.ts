@@ -5,9 +5,9 @@ import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
-import type { InputKind, InputRef } from '../io/input-kind.js';
+import { resolveInputs, type InputKind } from '../io/input-kind.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
-import { sampleSentences, type SentenceSample } from '../io/sample.js';
+import { sampleKinds, type SentenceSample } from '../io/sample.js';
 import type { CompletionJob, CompletionReply } from './complete-protocol.js';
 import type { CompletionSample, ModelFile } from '../model/file.js';
 import { startWorker } from './pool.js';
@@ -56,7 +56,14 @@ function mb(bytes: number): string {
  * A model fitted without --general, completed from a seeded sample of `inputs` (the
  * corpus about to be filtered); any other model is returned as it is.
  */
-export async function completeFromCorpus(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+export async function completeFromCorpus(model: ModelFile, inputs: readonly string[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+  if (!needsCompletion(model)) return { model };
+  // Each input's kind is decided here, once, at the library's entry (src/io/input-kind.ts).
+  return completeFromKinds(model, resolveInputs(inputs, reader.format), reader, opts);
+}
+
+/** completeFromCorpus of inputs already resolved, as a run completes its model. */
+export async function completeFromKinds(model: ModelFile, inputs: readonly InputKind[], reader: ReaderOptions, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
   if (!needsCompletion(model)) return { model };
   const t0 = performance.now();
   // A small share to keep asks for a larger sample (model/complete.ts, sampleSizeFor).
@@ -73,7 +80,7 @@ export async function completeFromCorpus(model: ModelFile, inputs: readonly Inpu
     // Split in this thread: threads do not pay there. The reservoir pass of a 30 MB JSONL took
     // 1.35-1.67 s split on a pool against 1.12-1.20 s here, and of 300 MB of gzip 5.5-5.6 s
     // against 5.3-5.9 s (reading, decompressing and parsing bound it, all on this thread).
-    sample = await sampleSentences(inputs, reader, { size, seed }, { ...ro, counters: reading.counters });
+    sample = await sampleKinds(inputs, reader, { size, seed }, { ...ro, counters: reading.counters });
   } catch (err) {
     void fitter?.worker.terminate();
     throw err;

@@ -1,5 +1,5 @@
 import type { SketchJSON } from '../cut/sketch.js';
-import { ReadCounters, readDocuments, type ReaderOptions, type Triage } from '../io/documents.js';
+import { ReadCounters, readKinds, type ReaderOptions, type Triage } from '../io/documents.js';
 import type { ByteRange } from '../io/input.js';
 import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
@@ -7,7 +7,7 @@ import { Interrupted } from '../core/interrupt.js';
 import { emitKept, spillScores } from './passes.js';
 import { emptyTally, RunWriter, type KeepTally, type OutFormat } from './runs.js';
 import { scoreDocBatches } from './scored.js';
-import type { InputRef } from '../io/input-kind.js';
+import type { InputKind } from '../io/input-kind.js';
 import type { RangeHooks } from './pool-protocol.js';
 
 /**
@@ -17,7 +17,7 @@ import type { RangeHooks } from './pool-protocol.js';
  */
 export interface RangeJob {
   /** Kinds resolved once by the planner (plain data), so no thread judges an input's bytes again. */
-  inputs: readonly InputRef[];
+  inputs: readonly InputKind[];
   reader: ReaderOptions;
   only: number[];
   ranges: Array<[number, ByteRange]>;
@@ -52,7 +52,7 @@ export interface RangeEmitted {
 }
 
 function documentsOf(job: RangeJob, counters: ReadCounters, extra: { firstOrdinal?: number; triage?: Triage } = {}) {
-  return readDocuments(job.inputs, job.reader, { counters, only: new Set(job.only), ranges: new Map(job.ranges), ...extra });
+  return readKinds(job.inputs, job.reader, { counters, only: new Set(job.only), ranges: new Map(job.ranges), ...extra });
 }
 
 function afterBatch(counters: ReadCounters, hooks: RangeHooks): () => void {

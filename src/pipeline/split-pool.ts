@@ -1,6 +1,5 @@
 import type { ReaderOptions, ReadOptions } from '../io/documents.js';
 import { sampleSentences, type SampleOptions, type SentenceSample } from '../io/sample.js';
-import type { InputRef } from '../io/input-kind.js';
 import type { DocSplitter } from '../io/sentences.js';
 import { ScoringPool } from './pool.js';
 import { DEFAULT_BATCH_SENTENCES } from './scored.js';
@@ -40,7 +39,7 @@ function splitterOn(pool: ScoringPool): DocSplitter {
 }
 
 /** sampleSentences, with a reservoir pass split on `threads` threads (the sample is the same). */
-export async function sampleSentencesOn(threads: number, inputs: readonly InputRef[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
+export async function sampleSentencesOn(threads: number, inputs: readonly string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
   const splitter = parallelSplitter(threads);
   try {
     return await sampleSentences(inputs, reader, { ...opts, ...(splitter ? { split: splitter.split } : {}) }, ro);

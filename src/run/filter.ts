@@ -5,14 +5,14 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, type Cut } from '../cut/exact.js';
-import { ReadCounters, readDocuments, type Triage } from '../io/documents.js';
+import { ReadCounters, readKinds, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
 import { refuseReadOnce, resolveInput, resolveInputs, type InputKind } from '../io/input-kind.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
 import { needsCompletion } from '../model/complete.js';
-import { completeFromCorpus, type CorpusCompletion } from '../pipeline/complete.js';
+import { completeFromKinds, type CorpusCompletion } from '../pipeline/complete.js';
 import { emitKept, forEachSegmentedDoc, Moments, spillScores, writeKept, type SegmentedDocsOptions, type SpilledScores } from '../pipeline/passes.js';
 import { Progress } from '../pipeline/progress.js';
 import { drivePasses, type PassPlace, type Scored } from './drive.js';
@@ -77,7 +77,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
     }
     const spool = completes && usesStdin ? openSpool(spoolPath) : undefined;
     if (completes && workers > 1) early = await ScoringPool.open(null, {}, workers);
-    completion = opts.scorer ? { model: opts.model } : await completeFromCorpus(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+    completion = opts.scorer ? { model: opts.model } : await completeFromKinds(opts.model, opts.inputs, opts.reader, { keep: opts.keep, workers, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     if (spool) {
       await closeSpool(spool);
       // The spool's kind, as the sampler resolved it when it copied stdin there.
@@ -218,7 +218,7 @@ function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: Rea
 }
 
 function reading(opts: ResolvedFilterOptions, inputs: readonly InputKind[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
-  return readDocuments(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
+  return readKinds(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */

@@ -4,10 +4,10 @@ import { TadpoleError } from '../core/errors.js';
 import { LEGACY_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
-import { inputPath, type InputRef } from '../io/input-kind.js';
+import type { InputKind } from '../io/input-kind.js';
 import { needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type ModelFile } from '../model/file.js';
-import { completeFromCorpus, type CompleteFromCorpusOptions, type CorpusCompletion } from '../pipeline/complete.js';
+import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../pipeline/complete.js';
 import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
 import { runPaths } from './layout.js';
 import { LEDGER_FILE, Ledger, type InputFingerprint } from './ledger.js';
@@ -138,7 +138,7 @@ function identityDiff(was: RunIdentity, now: RunIdentity): string {
  * fingerprint claimed in the ledger, so --resume and every shard score with the very same
  * model (a shard that drew a different sample, i.e. saw other inputs, is refused).
  */
-export async function completeInRunDir(model: ModelFile, inputs: readonly InputRef[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
+export async function completeInRunDir(model: ModelFile, inputs: readonly InputKind[], reader: ReaderOptions, runDir: string, ledger: Ledger, opts: CompleteFromCorpusOptions = {}): Promise<CorpusCompletion> {
   if (!needsCompletion(model)) return { model };
   const path = runPaths(runDir).completedModel;
   const recorded = ledger.meta('completion');
@@ -151,10 +151,10 @@ export async function completeInRunDir(model: ModelFile, inputs: readonly InputR
     opts.log?.(`model fitted without --general: reusing the completion recorded in ${runDir} (sample fingerprint ${sample.fingerprint}, ${sample.sentences} sentences)`);
     return { model: kept, info: { ...sample, seconds: 0, reused: true } };
   }
-  if (inputs.some((i) => inputPath(i) === STDIN)) {
+  if (inputs.some((k) => k.input === STDIN)) {
     throw new TadpoleError('TADPOLE_USAGE', 'a model fitted without --general is completed from the corpus, which a --run-dir run cannot sample from stdin: give the input as files, or refit with --general FILE');
   }
-  const done = await completeFromCorpus(model, inputs, reader, opts);
+  const done = await completeFromKinds(model, inputs, reader, opts);
   const fp = done.info!.fingerprint;
   writeModel(path, done.model);
   const inForce = ledger.claim('completion', fp);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { SpillReader } from '../cut/spill.js';
 import { writeFileAtomic } from '../io/atomic.js';
-import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { ReadCounters, readKinds, type Doc, type ReaderOptions } from '../io/documents.js';
 import { moveFile, Sink } from '../io/sink.js';
 import { segmentBounds } from '../segment/segments.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
@@ -149,7 +149,7 @@ export async function emitShard(opts: EmitShardOptions): Promise<EmitStats> {
   };
 
   try {
-    const batches = readDocuments(opts.inputs, opts.reader, { counters, only: plan.only, ranges: plan.ranges, firstOrdinal: off.firstDoc + docs, ...(triage ? { triage: triage.triage } : {}) });
+    const batches = readKinds(opts.inputs, opts.reader, { counters, only: plan.only, ranges: plan.ranges, firstOrdinal: off.firstDoc + docs, ...(triage ? { triage: triage.triage } : {}) });
     for await (const batch of batches) {
       for (const doc of batch) {
         const seg = index ? nextIndexedDoc(doc, index, spill, opts.segment) : splitAgain(doc, spill, opts.segment);

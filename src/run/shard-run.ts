@@ -173,7 +173,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
       const open = async () => {
         if (opts.scorer) return { scorer: opts.scorer as Scoring, own: false };
         // Every shard samples the WHOLE input set, so all draw (and claim) the same completion.
-        const completion = await completeInRunDir(opts.model, opts.inputs, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
+        const completion = await completeInRunDir(opts.model, kinds, opts.reader, opts.runDir, run.ledger, { workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
         return { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true };
       };
       const results: ShardResults = {};

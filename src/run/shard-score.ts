@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { TadpoleError } from '../core/errors.js';
 import type { SketchJSON } from '../cut/sketch.js';
 import { writeFileAtomic } from '../io/atomic.js';
-import { ReadCounters, readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { ReadCounters, readKinds, type Doc, type ReaderOptions } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
 import { readShardSummary, runPaths, shardPaths, type MomentsState, type ShardId, type ShardSummary } from './layout.js';
@@ -152,7 +152,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
     // it had seen at each boundary, so a checkpoint saves exactly the counts up to it.
     const ahead = new ReadCounters();
     ahead.restore(counters.toJSON());
-    const docBatches = readDocuments(opts.inputs, opts.reader, {
+    const docBatches = readKinds(opts.inputs, opts.reader, {
       counters: ahead,
       trackCounts: true,
       only: plan.only,

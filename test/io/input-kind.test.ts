@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_READER, readDocuments, type Doc } from '../../src/io/documents.js';
-import { kindOf, resolveInput, resolveInputs } from '../../src/io/input-kind.js';
+import { DEFAULT_READER, readDocuments, readKinds, type Doc } from '../../src/io/documents.js';
+import { resolveInput, resolveInputs, type InputKind } from '../../src/io/input-kind.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tadpole-kind-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,21 +39,22 @@ describe('resolveInput: an input\'s kind, decided once', () => {
     const f = join(dir, 'd.txt');
     writeFileSync(f, records);
     const k = resolveInput(f, 'auto');
-    expect(kindOf(k, 'auto')).toBe(k);
-    expect(kindOf(k, 'text').format).toBe('text');
+    expect(resolveInputs([k], 'auto')[0]).toBe(k);
+    expect(resolveInputs([k], 'text')[0]!.format).toBe('text');
   });
   it('the reader gives the same documents from paths and from their kinds', async () => {
     const files = ['e.jsonl', 'e.txt', 'e.txt.gz'].map((n) => join(dir, n));
     writeFileSync(files[0]!, records);
     writeFileSync(files[1]!, records);
     writeFileSync(files[2]!, gzipSync(records));
-    const read = async (inputs: Parameters<typeof readDocuments>[0]) => {
+    const read = async (batches: AsyncIterable<Doc[]>) => {
       const out: Doc[] = [];
-      for await (const b of readDocuments(inputs, DEFAULT_READER)) out.push(...b);
+      for await (const b of batches) out.push(...b);
       return out.map((d) => [d.input, d.text, d.byteStart]);
     };
-    const byPath = await read(files);
+    const byPath = await read(readDocuments(files, DEFAULT_READER));
     expect(byPath).toHaveLength(6);
-    expect(await read(resolveInputs(files, 'auto'))).toEqual(byPath);
+    const kinds: InputKind[] = resolveInputs(files, 'auto');
+    expect(await read(readKinds(kinds, DEFAULT_READER))).toEqual(byPath);
   });
 });
