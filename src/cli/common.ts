@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import { bool, list, num, str, type FlagSpec, type ParsedArgs } from './args.js';
+import { bool, list, num, numWithDefault, str, strWithDefault, type FlagSpec, type ParsedArgs } from './args.js';
 import type { CliIO } from './command.js';
 import { DEFAULT_MAX_DOC_BYTES, type EmbedderSpec, expandInputs, type ReaderOptions, STDIN } from '../index.js';
 
@@ -25,11 +25,11 @@ export const embedderFlags: FlagSpec[] = [
 
 export function readerOptionsFrom(args: ParsedArgs): ReaderOptions {
   return {
-    format: (str(args, 'format') ?? 'auto') as ReaderOptions['format'],
-    textField: str(args, 'textField') ?? 'text',
+    format: strWithDefault(args, 'format') as ReaderOptions['format'],
+    textField: strWithDefault(args, 'textField'),
     docPerLine: bool(args, 'docPerLine'),
     strict: bool(args, 'strict'),
-    maxDocBytes: num(args, 'maxDocBytes') ?? DEFAULT_MAX_DOC_BYTES,
+    maxDocBytes: numWithDefault(args, 'maxDocBytes'),
   };
 }
 

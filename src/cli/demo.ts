@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
-import { num, str, type CommandSpec } from './args.js';
+import { num, numWithDefault, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor, shellWord } from './common.js';
 import { DEFAULT_READER, fitModel, readSentences, runFilter, sampleSentences, Sink, writeModel } from '../index.js';
@@ -54,10 +54,10 @@ export function builtinMix(perSource = Infinity): Array<{ text: string; source: 
 export const command: Command = {
   spec,
   async run(args, io) {
-    const dir = resolve(io.cwd, str(args, 'dir') ?? 'tadpole-demo');
+    const dir = resolve(io.cwd, strWithDefault(args, 'dir'));
     const perSource = num(args, 'docs') ?? Infinity;
-    const keep = num(args, 'keep') ?? 0.2;
-    const seed = num(args, 'seed') ?? 0;
+    const keep = numWithDefault(args, 'keep');
+    const seed = numWithDefault(args, 'seed');
     mkdirSync(dir, { recursive: true });
     const say = (line: string) => io.stderr.write(`demo: ${line}\n`);
 

@@ -1,5 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
-import { num, type FlagSpec, type ParsedArgs } from './args.js';
+import { numWithDefault, type FlagSpec, type ParsedArgs } from './args.js';
 import { DEFAULT_DOC_CONTEXT } from '../index.js';
 
 /** `--doc-context K`, shared by the commands that score segments (filter, score). */
@@ -13,7 +13,7 @@ export const docContextFlag: FlagSpec = {
 
 /** --doc-context, or the default; refuses a negative or non-finite K. */
 export function docContextFrom(args: ParsedArgs): number {
-  const k = num(args, 'docContext') ?? DEFAULT_DOC_CONTEXT;
+  const k = numWithDefault(args, 'docContext');
   if (!(Number.isFinite(k) && k >= 0)) throw new TadpoleError('TADPOLE_USAGE', `--doc-context must be a number >= 0 (0 turns it off), not ${k}`);
   return k;
 }

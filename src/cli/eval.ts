@@ -1,7 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TadpoleError, usageError } from '../core/errors.js';
-import { bool, list, num, str, type CommandSpec } from './args.js';
+import { bool, list, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
@@ -18,7 +18,7 @@ const spec: CommandSpec = {
     { name: 'report', role: 'output-file', type: 'string', arg: 'FILE', help: 'also write a self-contained HTML report' },
     { name: 'methods', type: 'list', arg: 'NAME...', help: 'run only these methods of the spec (names or titles, comma or space separated)' },
     { name: 'seed', type: 'int', arg: 'S', help: 'override the spec seed (mix order, samples, methods)' },
-    { name: 'draws', min: 1, type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix [default: 1]' },
+    { name: 'draws', min: 1, type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix', default: 1 },
     { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
     { name: 'max-sentences', min: 1, type: 'int', arg: 'N', help: 'score only the first N sentences of the mix (whole documents; proportions hold)' },
     { ...keepByFlag, help: 'what a spec\'s keep counts, as filter\'s --keep-by (a "share" spec keeps the in-domain share of that unit)' },
@@ -54,7 +54,7 @@ export const command: Command = {
     const specFiles = [...list(args, 'spec'), ...args.positionals];
     if (specFiles.length === 0) throw usageError(`tadpole eval needs --spec FILE; see 'tadpole eval --help'`);
     const seed = num(args, 'seed');
-    const draws = num(args, 'draws') ?? 1;
+    const draws = numWithDefault(args, 'draws');
     if (draws < 1) throw usageError(`--draws must be at least 1, got ${draws}`);
     const methods = list(args, 'methods').flatMap((m) => m.split(',')).filter(Boolean);
     const maxSentences = num(args, 'maxSentences');

@@ -2,7 +2,7 @@ import { TadpoleError } from '../core/errors.js';
 import { availableParallelism } from 'node:os';
 import { workersFlag, workersFrom } from './workers.js';
 import { formatOptionHelp, wrapText } from '../core/option-decl.js';
-import { bool, list, num, str, type CommandSpec } from './args.js';
+import { bool, list, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
 import { avoidShareOf, avoidTarget, checkAvoid, checkDeferredOptions, checkMethodOptions, chooseOnThread, completesFromCorpus, deferFit, DETECTOR_HELP, DETECTOR_NAMES, expandInputs, explainFit, fitModel, fitStep, measuresAside, METHOD_NAMES, methodOwners, PhaseProgress, readingProgress, readSentences, resolveMethod, SAMPLE_FULL_KEEP, sampleSentencesOn, sampleSizeFor, selectorFactory, selfTrains, STDIN, writeModel } from '../index.js';
@@ -108,7 +108,7 @@ export const command: Command = {
     const reader = readerOptionsFrom(args);
     const taskFiles = requireFiles(args, 'task', 'task');
     const generalFiles = expandInputs(list(args, 'general'));
-    const seed = num(args, 'seed') ?? 0;
+    const seed = numWithDefault(args, 'seed');
     const given: Record<string, unknown> = {};
     for (const [flag, key] of [['detector', 'detector'], ['representation', 'representation']] as const) {
       const v = str(args, flag);
@@ -161,7 +161,7 @@ export const command: Command = {
     if (task.length > 0 && task.length < FEW_TASK_SENTENCES) {
       say(`warning: the task has only ${task.length} sentence${task.length === 1 ? '' : 's'} (under ${FEW_TASK_SENTENCES}); a model fitted on so few says little about what task text looks like: give more task text if you have it`);
     }
-    const sampleSize = num(args, 'generalSample') ?? 20000;
+    const sampleSize = numWithDefault(args, 'generalSample');
     // The fit weighs at most avoidShare x the sample of them (select/avoid.ts), so a large
     // --avoid file is read as a seeded sample of that many, never held whole.
     const avoidCap = avoidFiles.length ? avoidTarget(avoidShareOf(options), sampleSize) : 0;
@@ -169,7 +169,7 @@ export const command: Command = {
     if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
     if (avoid && avoid.length === avoidCap) say(`--avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)`);
     const withAvoid = avoid ? { avoid, avoidFiles } : {};
-    const out = str(args, 'output') ?? 'model.json';
+    const out = strWithDefault(args, 'output');
     if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
       // No general sample: the corpus being filtered will be the background (model/complete.ts).
       // Its options are tried now, so a bad one fails the fit and not the nightly filter.

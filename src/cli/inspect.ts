@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { bool, list, num, str, type CommandSpec } from './args.js';
+import { bool, list, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom, shellWord } from './common.js';
 import { expandInputs, groupText, rarer, readSentences, sampleSentencesOn, Sink, STDIN, taskWords, type TaskWords, type TextGroup, writeFileAtomic } from '../index.js';
@@ -86,10 +86,10 @@ export const command: Command = {
   async run(args, io) {
     const reader = readerOptionsFrom(args);
     const inputs = inputsFrom(args);
-    const groups = num(args, 'groups') ?? 6;
-    const size = num(args, 'sample') ?? 10000;
-    const examples = num(args, 'examples') ?? 3;
-    const seed = num(args, 'seed') ?? 0;
+    const groups = numWithDefault(args, 'groups');
+    const size = numWithDefault(args, 'sample');
+    const examples = numWithDefault(args, 'examples');
+    const seed = numWithDefault(args, 'seed');
     if (!(groups >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--groups must be at least 1, got ${groups}`);
     if (!(size >= 1)) throw new TadpoleError('TADPOLE_USAGE', `--sample must be at least 1, got ${size}`);
     if (!(examples >= 0)) throw new TadpoleError('TADPOLE_USAGE', `--examples must be 0 or more, got ${examples}`);

@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import { bool, helpText, list, str, type CommandSpec, type ParsedArgs } from './args.js';
+import { bool, helpText, list, str, strWithDefault, type CommandSpec, type ParsedArgs } from './args.js';
 import type { CliIO, Command } from './command.js';
 import { describeModel, hubEndpoint, listCachedModels, modelsRoot, pullModel, readModel, summarizeModel } from '../index.js';
 
@@ -40,7 +40,7 @@ function mb(bytes: number): string {
 
 async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Promise<number> {
   if (!repo || !/^[\w.-]+(\/[\w.-]+)?$/.test(repo)) throw usageError(`model pull needs a repo like owner/name, got ${repo === undefined ? 'nothing' : `"${repo}"`}; see 'tadpole model --help'`);
-  const revision = str(args, 'revision') ?? 'main';
+  const revision = strWithDefault(args, 'revision');
   io.stderr.write(`tadpole: pulling ${repo}@${revision} from ${hubEndpoint(io.env)}\n`);
   const onnxFile = str(args, 'onnxFile');
   const result = await pullModel({

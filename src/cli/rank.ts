@@ -1,5 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
-import { bool, list, num, type CommandSpec } from './args.js';
+import { bool, list, numWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderSpecFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
 import { createEmbedder, DETECTOR_HELP, DETECTOR_NAMES, formatRankTable, rankDetectors, readSentences } from '../index.js';
@@ -52,15 +52,15 @@ export const command: Command = {
     const reader = readerOptionsFrom(args);
     const taskFiles = requireFiles(args, 'task', 'task');
     const generalFiles = requireFiles(args, 'general', 'general');
-    const seed = num(args, 'seed') ?? 0;
+    const seed = numWithDefault(args, 'seed');
     const detectors = list(args, 'detectors').flatMap((d) => d.split(',')).map((d) => d.trim()).filter(Boolean);
     for (const d of detectors) {
       if (!DETECTOR_NAMES.includes(d)) throw new TadpoleError('TADPOLE_USAGE', `unknown detector "${d}"; should be one of: ${DETECTOR_NAMES.join(', ')}`);
     }
     const detectorOptions = detectorOptionsFrom(list(args, 'option'));
-    const repeat = num(args, 'repeat') ?? 1;
+    const repeat = numWithDefault(args, 'repeat');
     if (repeat < 1) throw new TadpoleError('TADPOLE_USAGE', `--repeat must be >= 1, got ${repeat}`);
-    const maxGeneral = num(args, 'maxGeneral') ?? 20000;
+    const maxGeneral = numWithDefault(args, 'maxGeneral');
     let task = await readSentences(taskFiles, reader, { stdin: io.stdin });
     if (bool(args, 'dedupe')) task = [...new Set(task)];
     const general = await readSentences(generalFiles, { ...reader, limit: maxGeneral, seed }, { stdin: io.stdin });
