@@ -36,25 +36,6 @@ for (const f of files) {
   graph.set(f, importsOf(source).map((spec) => relative(SRC, resolve(dirname(join(SRC, f)), spec.replace(/\.js$/, '.ts')))));
 }
 
-// src/index.ts only passes names on: an import from it counts as imports of the files that
-// define the names taken (`import { runFilter } from '../index.js'` is an arrow to run/filter.ts),
-// so the library's entry does not put every file it re-exports on the path.
-const BARREL = 'index.ts';
-const reexports = new Map();
-for (const m of text.get(BARREL).matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.\/[^']+)'/g)) {
-  const file = relative(SRC, resolve(SRC, m[2].replace(/\.js$/, '.ts')));
-  for (const n of m[1].split(',')) {
-    const name = n.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop();
-    if (name) reexports.set(name, file);
-  }
-}
-for (const [f, deps] of graph) {
-  if (f === BARREL || !deps.includes(BARREL)) continue;
-  const taken = [...text.get(f).matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[./]+\/index\.js'/g)].flatMap((m) => m[1].split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean));
-  const through = taken.map((n) => reexports.get(n) ?? BARREL);
-  graph.set(f, [...new Set([...deps.filter((d) => d !== BARREL), ...through])]);
-}
-
 const definer = (name) => files.find((f) => new RegExp(`export (async )?(function|class|const) ${name}\\b`).test(text.get(f)));
 const writer = definer('writeKeptRuns');
 

@@ -1,7 +1,10 @@
 import { usageError } from '../core/errors.js';
 import { bool, list, num, numWithDefault, str, strWithDefault, type FlagSpec, type ParsedArgs } from './args.js';
 import type { CliIO } from './command.js';
-import { DEFAULT_MAX_DOC_BYTES, type EmbedderSpec, expandInputs, type ReaderOptions, STDIN } from '../index.js';
+import type { EmbedderSpec } from '../embed/factory.js';
+import { DEFAULT_MAX_DOC_BYTES, type ReaderOptions } from '../io/documents.js';
+import { STDIN } from '../io/input.js';
+import { expandInputs } from '../io/inputs/expand.js';
 
 export const readerFlags: FlagSpec[] = [
   { name: 'format', type: 'string', choices: ['auto', 'text', 'jsonl', 'csv', 'tsv'], default: 'auto', arg: 'FMT', help: 'Input format: text (documents separated by blank lines), jsonl, csv or tsv (a header row, then one document per record), or auto (jsonl for *.jsonl/*.ndjson, csv for *.csv, tsv for *.tsv, each also .gz/.zst/.xz; Parquet by its bytes; under any other name and on stdin jsonl when the first non-blank bytes are {", else text)' },

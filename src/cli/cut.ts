@@ -2,7 +2,8 @@ import { TadpoleError } from '../core/errors.js';
 import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
-import { cutStage, writeFileAtomic } from '../index.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { cutStage } from '../run/shard-run.js';
 
 const spec: CommandSpec = {
   name: 'cut',

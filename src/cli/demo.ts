@@ -7,7 +7,13 @@ import { Rng } from '../core/rng.js';
 import { num, numWithDefault, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor, shellWord } from './common.js';
-import { DEFAULT_READER, fitModel, readSentences, runFilter, sampleSentences, Sink, writeModel } from '../index.js';
+import { DEFAULT_READER } from '../io/documents.js';
+import { sampleSentences } from '../io/sample.js';
+import { readSentences } from '../io/sentences.js';
+import { Sink } from '../io/sink.js';
+import { writeModel } from '../model/file.js';
+import { fitModel } from '../model/fit.js';
+import { runFilter } from '../run/filter.js';
 
 const spec: CommandSpec = {
   name: 'demo',

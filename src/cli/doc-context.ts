@@ -1,6 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { numWithDefault, type FlagSpec, type ParsedArgs } from './args.js';
-import { DEFAULT_DOC_CONTEXT } from '../index.js';
+import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 
 /** `--doc-context K`, shared by the commands that score segments (filter, score). */
 export const docContextFlag: FlagSpec = {

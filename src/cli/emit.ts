@@ -3,7 +3,9 @@ import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';
-import { checkOutputCompression, emitStage, parseShard } from '../index.js';
+import { checkOutputCompression } from '../io/compressed-output.js';
+import { parseShard } from '../run/layout.js';
+import { emitStage } from '../run/shard-run.js';
 
 const spec: CommandSpec = {
   name: 'emit',

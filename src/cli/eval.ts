@@ -5,7 +5,12 @@ import { bool, list, num, numWithDefault, str, type CommandSpec } from './args.j
 import type { Command } from './command.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
-import { defaultEngineWith, type EvalResult, formatSuite, formatTable, loadSpec, renderReport, runEval, type SuiteSummary, summarizeDraws, summarizeSuite, toJSON } from '../index.js';
+import { defaultEngineWith } from '../eval/engine-default.js';
+import { type EvalResult, runEval } from '../eval/run.js';
+import { loadSpec } from '../eval/spec.js';
+import { formatSuite, type SuiteSummary, summarizeDraws, summarizeSuite } from '../eval/suite.js';
+import { renderReport } from '../report/html.js';
+import { formatTable, toJSON } from '../report/table.js';
 
 const spec: CommandSpec = {
   name: 'eval',

@@ -8,7 +8,20 @@ import { keepByFlag, keepByFrom } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
-import { checkFilterOptions, checkOutputCompression, describeHeldOut, describeTaskShare, fileSha256, type FilterOptions, type InputKind, type KeepBy, type OutFormat, readModel, resolveInputs, runFilter, Sink, STDIN, writeFileAtomic } from '../index.js';
+import type { KeepBy } from '../cut/exact.js';
+import { describeTaskShare } from '../cut/share-estimate.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { checkOutputCompression } from '../io/compressed-output.js';
+import { type InputKind, resolveInputs } from '../io/input-kind.js';
+import { STDIN } from '../io/input.js';
+import { Sink } from '../io/sink.js';
+import { describeHeldOut } from '../model/describe.js';
+import { readModel } from '../model/file.js';
+import { checkFilterOptions } from '../pipeline/checks.js';
+import type { OutFormat } from '../pipeline/runs.js';
+import { runFilter } from '../run/filter.js';
+import { fileSha256 } from '../run/fingerprint.js';
+import type { FilterOptions } from '../run/options.js';
 
 const spec: CommandSpec = {
   name: 'filter',

@@ -5,7 +5,19 @@ import { formatOptionHelp, wrapText } from '../core/option-decl.js';
 import { bool, list, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
-import { avoidShareOf, avoidTarget, checkAvoid, checkDeferredOptions, checkMethodOptions, chooseOnThread, completesFromCorpus, deferFit, DETECTOR_HELP, DETECTOR_NAMES, expandInputs, explainFit, fitModel, fitStep, measuresAside, METHOD_NAMES, methodOwners, PhaseProgress, readingProgress, readSentences, resolveMethod, SAMPLE_FULL_KEEP, sampleSentencesOn, sampleSizeFor, selectorFactory, selfTrains, STDIN, writeModel } from '../index.js';
+import { DETECTOR_HELP, DETECTOR_NAMES } from '../detect/registry.js';
+import { STDIN } from '../io/input.js';
+import { expandInputs } from '../io/inputs/expand.js';
+import { readSentences } from '../io/sentences.js';
+import { checkDeferredOptions, completesFromCorpus, deferFit, SAMPLE_FULL_KEEP, sampleSizeFor, selfTrains } from '../model/complete.js';
+import { explainFit } from '../model/explain.js';
+import { writeModel } from '../model/file.js';
+import { checkAvoid, fitModel } from '../model/fit.js';
+import { chooseOnThread, measuresAside } from '../pipeline/choice-thread.js';
+import { fitStep, PhaseProgress, readingProgress } from '../pipeline/progress.js';
+import { sampleSentencesOn } from '../pipeline/split-pool.js';
+import { avoidShareOf, avoidTarget } from '../select/avoid.js';
+import { checkMethodOptions, METHOD_NAMES, methodOwners, resolveMethod, selectorFactory } from '../select/registry.js';
 
 /**
  * Under this many task sentences fit warns. The paper's smallest task set (ChemProt train,

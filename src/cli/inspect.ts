@@ -4,7 +4,14 @@ import { TadpoleError } from '../core/errors.js';
 import { bool, list, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom, shellWord } from './common.js';
-import { expandInputs, groupText, rarer, readSentences, sampleSentencesOn, Sink, STDIN, taskWords, type TaskWords, type TextGroup, writeFileAtomic } from '../index.js';
+import { groupText, type TextGroup } from '../inspect/groups.js';
+import { rarer, taskWords, type TaskWords } from '../inspect/task-words.js';
+import { writeFileAtomic } from '../io/atomic.js';
+import { STDIN } from '../io/input.js';
+import { expandInputs } from '../io/inputs/expand.js';
+import { readSentences } from '../io/sentences.js';
+import { Sink } from '../io/sink.js';
+import { sampleSentencesOn } from '../pipeline/split-pool.js';
 
 /** Task sentences placed among the groups at most (a seeded sample beyond): enough for shares to a point. */
 const TASK_SENTENCES = 5000;

@@ -1,5 +1,6 @@
 import type { FlagSpec, ParsedArgs } from './args.js';
-import { DEFAULT_KEEP_BY, type KeepBy, recordedKeepBy } from '../index.js';
+import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
+import { recordedKeepBy } from '../run/run-dir.js';
 
 export const keepByFlag: FlagSpec = {
   name: 'keep-by',

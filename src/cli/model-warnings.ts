@@ -1,5 +1,8 @@
 import type { CliIO } from './command.js';
-import { autoChoiceOf, type ModelFile, SELF_TRAINING_DEFAULTS, selfTrains } from '../index.js';
+import { selfTrains } from '../model/complete.js';
+import type { ModelFile } from '../model/file.js';
+import { autoChoiceOf } from '../select/auto.js';
+import { SELF_TRAINING_DEFAULTS } from '../select/self-training.js';
 
 /** The share a fit without --keep sized its moves for: contrast moves a quarter of the share per round (auto.ts). */
 const DEFAULT_FIT_KEEP = SELF_TRAINING_DEFAULTS.expand * 4;

@@ -1,7 +1,10 @@
 import { usageError } from '../core/errors.js';
 import { bool, helpText, list, str, strWithDefault, type CommandSpec, type ParsedArgs } from './args.js';
 import type { CliIO, Command } from './command.js';
-import { describeModel, hubEndpoint, listCachedModels, modelsRoot, pullModel, readModel, summarizeModel } from '../index.js';
+import { listCachedModels, modelsRoot } from '../embed/onnx/cache.js';
+import { hubEndpoint, pullModel } from '../embed/onnx/hub.js';
+import { describeModel, summarizeModel } from '../model/describe.js';
+import { readModel } from '../model/file.js';
 
 const spec: CommandSpec = {
   name: 'model',

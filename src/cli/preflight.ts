@@ -2,7 +2,8 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import type { CommandSpec, ParsedArgs } from './args.js';
-import { expandInputs, statOrUndefined, STDIN } from '../index.js';
+import { STDIN } from '../io/input.js';
+import { expandInputs, statOrUndefined } from '../io/inputs/expand.js';
 
 /**
  * Checks made before a command reads anything: every output it will write can be written

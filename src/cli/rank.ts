@@ -2,7 +2,10 @@ import { TadpoleError } from '../core/errors.js';
 import { bool, list, numWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderSpecFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
-import { createEmbedder, DETECTOR_HELP, DETECTOR_NAMES, formatRankTable, rankDetectors, readSentences } from '../index.js';
+import { DETECTOR_HELP, DETECTOR_NAMES } from '../detect/registry.js';
+import { createEmbedder } from '../embed/factory.js';
+import { readSentences } from '../io/sentences.js';
+import { formatRankTable, rankDetectors } from '../rank/rank.js';
 
 const spec: CommandSpec = {
   name: 'rank',

@@ -1,7 +1,8 @@
 import { TadpoleError } from '../core/errors.js';
 import { bool, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { Ledger, readCut } from '../index.js';
+import { Ledger } from '../run/ledger.js';
+import { readCut } from '../run/run-cut.js';
 
 const spec: CommandSpec = {
   name: 'runs',

@@ -8,7 +8,15 @@ import { interruptExit, trapSignals } from '../core/signals.js';
 import type { CliIO } from './command.js';
 import type { ParsedArgs } from './args.js';
 import { readerSummary } from './reader-summary.js';
-import { fileSha256, type ModelFile, needsCompletion, parseShard, readModel, refuseReadOnce, scoreStage, Sink, STDIN, writeScoreRecords } from '../index.js';
+import { refuseReadOnce } from '../io/input-kind.js';
+import { STDIN } from '../io/input.js';
+import { Sink } from '../io/sink.js';
+import { needsCompletion } from '../model/complete.js';
+import { type ModelFile, readModel } from '../model/file.js';
+import { writeScoreRecords } from '../pipeline/score-records.js';
+import { fileSha256 } from '../run/fingerprint.js';
+import { parseShard } from '../run/layout.js';
+import { scoreStage } from '../run/shard-run.js';
 
 const spec: CommandSpec = {
   name: 'score',

@@ -2,7 +2,9 @@ import { str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
-import { ReadCounters, readDocuments, resolveFormat, Sink, splitSentences } from '../index.js';
+import { ReadCounters, readDocuments, resolveFormat } from '../io/documents.js';
+import { Sink } from '../io/sink.js';
+import { splitSentences } from '../text/sentences.js';
 
 const spec: CommandSpec = {
   name: 'split',

@@ -1,6 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { num, type FlagSpec, type ParsedArgs } from './args.js';
-import { defaultWorkers } from '../index.js';
+import { defaultWorkers } from '../pipeline/pool.js';
 
 /** `--workers N`, shared by the commands that score. */
 export const workersFlag: FlagSpec = {
