@@ -11,7 +11,7 @@ import { planShard, type ShardPlan } from './plan.js';
 import type { InputFingerprint } from './ledger.js';
 import type { PassPlace } from './drive.js';
 import type { ResolvedFilterOptions } from './options.js';
-import { Moments } from '../pipeline/passes.js';
+import { Moments } from '../pipeline/spill-pass.js';
 import type { RangeTask, RunHere } from '../pipeline/pool-protocol.js';
 import type { ScoringPool } from '../pipeline/pool.js';
 import { Progress } from '../pipeline/progress.js';

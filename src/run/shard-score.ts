@@ -12,7 +12,7 @@ import { ReadDigest } from './read-digest.js';
 import { verifyPrefix } from './stdin-prefix.js';
 import type { Ledger } from './ledger.js';
 import type { InputKind } from '../io/input-kind.js';
-import { openSpill, spillBatch } from '../pipeline/passes.js';
+import { openSpill, spillBatch } from '../pipeline/spill-pass.js';
 import { Progress } from '../pipeline/progress.js';
 import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
 

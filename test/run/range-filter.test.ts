@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_READER } from '../../src/io/documents.js';
-import { Moments } from '../../src/pipeline/passes.js';
+import { Moments } from '../../src/pipeline/spill-pass.js';
 import { planRanges, rangeSizes, RANGES_PER_THREAD } from '../../src/run/range-filter.js';
 import { fingerprintInputs } from '../../src/run/fingerprint.js';
 import { resolveInputs } from '../../src/io/input-kind.js';
