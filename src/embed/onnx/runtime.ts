@@ -16,6 +16,10 @@ let ortModule: OrtModule | undefined;
 function loadOrt(): OrtModule {
   if (ortModule) return ortModule;
   const require = createRequire(import.meta.url);
+  // onnxruntime's Linux build starts Microsoft's telemetry client with its first session, and
+  // that client leaves `.ses` and an empty `mat-debug-PID.log` in TMPDIR on every run. Off,
+  // unless the user set the variable; it must be in the environment before the runtime loads.
+  process.env['ORT_DISABLE_TELEMETRY'] ??= '1';
   try {
     ortModule = require('onnxruntime-node') as OrtModule;
   } catch (err) {
