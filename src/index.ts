@@ -25,6 +25,7 @@ export { auroc, averagePrecision } from './detect/metrics.js';
 
 export type { SelectorFactory, SelectorJSON, SentenceScorer } from './select/selector.js';
 export { selectorFactory, METHOD_NAMES, checkMethodOptions, methodOwners, resolveMethod } from './select/registry.js';
+export { methodHelp } from './select/method-help.js';
 export { avoidShareOf, avoidTarget } from './select/avoid.js';
 export { autoChoiceOf } from './select/auto.js';
 export { SELF_TRAINING_DEFAULTS } from './select/self-training.js';
@@ -60,6 +61,7 @@ export { defaultWorkers } from './pipeline/pool.js';
 export { sampleSentencesOn } from './pipeline/split-pool.js';
 export { chooseOnThread, measuresAside } from './pipeline/choice-thread.js';
 export { fitStep, PhaseProgress, readingProgress } from './pipeline/progress.js';
+export { fitModelFile, type FitModelFileOptions, type FitModelFileResult } from './pipeline/fit-model-file.js';
 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';

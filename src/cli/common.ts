@@ -66,6 +66,13 @@ export function embedderSpecFrom(args: ParsedArgs, io?: CliIO): EmbedderSpec {
   return { ...o, kind };
 }
 
+/** The embedder fit names (onnx when a model is named, hash otherwise), or undefined when no flag or TADPOLE_MODEL names one: the method's own default. */
+export function namedEmbedderFrom(args: ParsedArgs, io: CliIO): EmbedderSpec | undefined {
+  const o = embedderOverridesFrom(args, io);
+  const named = o.kind !== undefined || o.modelDir !== undefined || !!io.env.TADPOLE_MODEL || o.dims !== undefined;
+  return named ? { ...o, kind: o.kind ?? (o.modelDir || io.env.TADPOLE_MODEL ? 'onnx' : 'hash') } : undefined;
+}
+
 /** Input files: folders and quoted globs expanded to the files they hold (src/io/inputs/expand.ts); none = stdin. */
 export function inputsFrom(args: ParsedArgs): string[] {
   return args.positionals.length > 0 ? expandInputs(args.positionals) : [STDIN];
@@ -75,6 +82,11 @@ export function requireFiles(args: ParsedArgs, key: string, flag: string): strin
   const files = list(args, key);
   if (files.length === 0) throw usageError(`--${flag} FILE... is required`);
   return expandInputs(files);
+}
+
+/** A flag's files, folders and quoted globs expanded (none given: none). */
+export function filesFrom(args: ParsedArgs, key: string): string[] {
+  return expandInputs(list(args, key));
 }
 
 /** A path as one shell word, for a command line printed for the user: quoted when it holds anything but plain path characters. */
