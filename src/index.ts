@@ -73,4 +73,5 @@ export { defaultEngine, defaultEngineWith } from './eval/engine-default.js';
 export { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from './eval/suite.js';
 export { formatTable, toJSON } from './report/table.js';
 export { renderReport } from './report/html.js';
+export { evaluateSpecs, type EvaluateOptions, type EvaluateResult } from './report/evaluate.js';
 export { loadSpec } from './eval/spec.js';

@@ -70,7 +70,7 @@ describe('library API (the README example)', () => {
       'METHOD_NAMES', 'PhaseProgress', 'ReadCounters', 'Rng', 'SAMPLE_FULL_KEEP', 'SELF_TRAINING_DEFAULTS', 'STDIN', 'ScoreSketch', 'Sink', 'TadpoleError', 'auroc', 'autoChoiceOf',
       'averagePrecision', 'avoidShareOf', 'avoidTarget', 'checkAvoid', 'checkDeferredOptions', 'checkFilterOptions', 'checkMethodOptions', 'checkOutputCompression', 'chooseOnThread',
       'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
-      'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
+      'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'isKept', 'listCachedModels', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
       'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',

@@ -1,15 +1,11 @@
-import { writeFile, rename } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { TadpoleError, usageError } from '../core/errors.js';
+import { usageError } from '../core/errors.js';
 import { bool, list, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { evalWorkersFlag, workersFrom } from './workers.js';
 import { keepByFlag, keepByFrom } from './keep-by.js';
-import { defaultEngineWith } from '../eval/engine-default.js';
-import { type EvalResult, runEval } from '../eval/run.js';
-import { loadSpec } from '../eval/spec.js';
-import { formatSuite, type SuiteSummary, summarizeDraws, summarizeSuite } from '../eval/suite.js';
-import { renderReport } from '../report/html.js';
+import { formatSuite } from '../eval/suite.js';
+import { evaluateSpecs } from '../report/evaluate.js';
 import { formatTable, toJSON } from '../report/table.js';
 
 const spec: CommandSpec = {
@@ -43,16 +39,6 @@ Examples:
   tadpole eval corpora/suite-scarce/*.json --methods 'tadpole (default)',random,dsir`,
 };
 
-async function writeAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (cause) {
-    throw new TadpoleError('TADPOLE_IO', `cannot write ${path}: ${(cause as Error).message}`, { file: path, cause });
-  }
-}
-
 export const command: Command = {
   spec,
   async run(args, io) {
@@ -70,42 +56,34 @@ export const command: Command = {
     const json = bool(args, 'json');
     const reportFile = str(args, 'report');
     if (reportFile && (specFiles.length > 1 || draws > 1)) throw usageError('--report writes one spec\'s report: give one spec, and no --draws, with --report');
-    const engine = defaultEngineWith(workersFrom(args, undefined));
-    const specs = [];
-    for (const specFile of specFiles) specs.push(await loadSpec(resolve(io.cwd, specFile)));
-    const drawResults: EvalResult[][] = [];
-    const summaries: SuiteSummary[] = [];
-    for (let d = 0; d < draws; d++) {
-      const results: EvalResult[] = [];
-      for (const [i, loaded] of specs.entries()) {
-        const evalSpec = { ...loaded, seed: (seed ?? loaded.seed) + d };
-        const dir = workDir === undefined ? undefined : `${workDir}${draws > 1 ? `/draw-${d}` : ''}${specFiles.length > 1 ? `/${i}` : ''}`;
-        const result = await runEval(evalSpec, {
-          engine,
-          ...(methods.length ? { methods } : {}),
-          ...(dir ? { workDir: resolve(io.cwd, dir) } : {}),
-          ...(maxSentences !== undefined ? { maxSentences } : {}),
-          keepBy,
-          ...(log ? { log: draws > 1 ? (line: string) => log(`draw ${d + 1}/${draws}: ${line}`) : log } : {}),
-        });
-        results.push(result);
-        if (reportFile) await writeAtomic(resolve(io.cwd, reportFile), renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
-        if (!json) io.stdout.write((draws > 1 && i === 0 ? `draw ${d + 1} of ${draws} (seed ${result.seed})\n\n` : '') + formatTable(result) + (specFiles.length > 1 || draws > 1 ? '\n' : ''));
-      }
-      drawResults.push(results);
-      summaries.push(summarizeSuite(results));
-      if (!json && results.length > 1) io.stdout.write(formatSuite(summaries[d] as SuiteSummary, results, draws > 1 ? `draw ${d + 1}, suite of ${results.length} mixes` : `suite of ${results.length} mixes`) + (draws > 1 ? '\n' : ''));
-    }
-    const overDraws = draws > 1 ? summarizeDraws(summaries) : undefined;
+    const many = specFiles.length > 1 || draws > 1;
+    const done = await evaluateSpecs({
+      specFiles: specFiles.map((f) => resolve(io.cwd, f)),
+      ...(seed !== undefined ? { seed } : {}),
+      draws,
+      methods,
+      ...(workDir ? { workDir: resolve(io.cwd, workDir) } : {}),
+      ...(maxSentences !== undefined ? { maxSentences } : {}),
+      keepBy,
+      workers: workersFrom(args, undefined),
+      ...(reportFile ? { reportFile: resolve(io.cwd, reportFile) } : {}),
+      ...(log ? { log } : {}),
+      onResult: (result, at) => {
+        if (!json) io.stdout.write((draws > 1 && at.spec === 0 ? `draw ${at.draw + 1} of ${draws} (seed ${result.seed})\n\n` : '') + formatTable(result) + (many ? '\n' : ''));
+      },
+      onDraw: ({ results, suite }, d) => {
+        if (!json && results.length > 1) io.stdout.write(formatSuite(suite, results, draws > 1 ? `draw ${d + 1}, suite of ${results.length} mixes` : `suite of ${results.length} mixes`) + (draws > 1 ? '\n' : ''));
+      },
+    });
     if (json) {
-      const perDraw = drawResults.map((results, d) => {
+      const perDraw = done.draws.map(({ results, suite }) => {
         const one = results.map(toJSON);
-        return one.length === 1 ? one[0] : { specs: one, suite: summaries[d] };
+        return one.length === 1 ? one[0] : { specs: one, suite };
       });
-      io.stdout.write(JSON.stringify(overDraws ? { draws: perDraw, overDraws } : perDraw[0]) + '\n');
-    } else if (overDraws) {
-      const first = drawResults[0] as EvalResult[];
-      io.stdout.write(formatSuite(overDraws, first, `over ${draws} draws (seed + 0 to ${draws - 1})`, { note: 'worst in-domain share of kept characters over the draws; mean over every draw and mix', shares: false }));
+      io.stdout.write(JSON.stringify(done.overDraws ? { draws: perDraw, overDraws: done.overDraws } : perDraw[0]) + '\n');
+    } else if (done.overDraws) {
+      const first = done.draws[0]?.results ?? [];
+      io.stdout.write(formatSuite(done.overDraws, first, `over ${draws} draws (seed + 0 to ${draws - 1})`, { note: 'worst in-domain share of kept characters over the draws; mean over every draw and mix', shares: false }));
     }
     return 0;
   },

@@ -1,10 +1,9 @@
 import { usageError } from '../core/errors.js';
 import { bool, helpText, list, str, strWithDefault, type CommandSpec, type ParsedArgs } from './args.js';
 import type { CliIO, Command } from './command.js';
-import { listCachedModels, modelsRoot } from '../embed/onnx/cache.js';
-import { hubEndpoint, pullModel } from '../embed/onnx/hub.js';
-import { describeModel, summarizeModel } from '../model/describe.js';
-import { readModel } from '../model/file.js';
+import { listModelCache } from '../embed/onnx/cache.js';
+import { pullModel } from '../embed/onnx/hub.js';
+import { showModel } from '../model/describe.js';
 
 const spec: CommandSpec = {
   name: 'model',
@@ -44,7 +43,6 @@ function mb(bytes: number): string {
 async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Promise<number> {
   if (!repo || !/^[\w.-]+(\/[\w.-]+)?$/.test(repo)) throw usageError(`model pull needs a repo like owner/name, got ${repo === undefined ? 'nothing' : `"${repo}"`}; see 'tadpole model --help'`);
   const revision = strWithDefault(args, 'revision');
-  io.stderr.write(`tadpole: pulling ${repo}@${revision} from ${hubEndpoint(io.env)}\n`);
   const onnxFile = str(args, 'onnxFile');
   const result = await pullModel({
     repo,
@@ -53,6 +51,7 @@ async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Prom
     all: bool(args, 'all'),
     files: list(args, 'file'),
     ...(onnxFile !== undefined ? { onnxFile } : {}),
+    start: (endpoint) => io.stderr.write(`tadpole: pulling ${repo}@${revision} from ${endpoint}\n`),
     log: (line) => io.stderr.write(`  ${line}\n`),
   });
   const total = result.files.reduce((a, f) => a + f.size, 0);
@@ -62,13 +61,13 @@ async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Prom
 }
 
 function listModels(args: ParsedArgs, io: CliIO): number {
-  const models = listCachedModels(io.env);
+  const { root, models } = listModelCache(io.env);
   if (bool(args, 'json')) {
     io.stdout.write(JSON.stringify(models, null, 2) + '\n');
     return 0;
   }
   if (models.length === 0) {
-    io.stdout.write(`no cached models in ${modelsRoot(io.env)} (fetch one with 'tadpole model pull <owner/name>')\n`);
+    io.stdout.write(`no cached models in ${root} (fetch one with 'tadpole model pull <owner/name>')\n`);
     return 0;
   }
   const rows = models.map((m) => [m.repo ?? m.name, m.revision ?? '-', mb(m.bytes), m.onnxFiles.join(',') || '(no .onnx)', m.partial ? 'partial' : 'ok']);
@@ -88,8 +87,8 @@ export const command: Command = {
     }
     if (sub === 'show') {
       if (rest.length !== 1) throw usageError(`model show takes one model file, got ${rest.length ? rest.join(' ') : 'none'}`);
-      const summary = summarizeModel(readModel(rest[0] as string));
-      io.stdout.write(bool(args, 'json') ? JSON.stringify(summary, null, 2) + '\n' : describeModel(summary, { verbose: bool(args, 'verbose') }).join('\n') + '\n');
+      const { summary, lines } = showModel(rest[0] as string, { json: bool(args, 'json'), verbose: bool(args, 'verbose') });
+      io.stdout.write(lines ? lines.join('\n') + '\n' : JSON.stringify(summary, null, 2) + '\n');
       return 0;
     }
     if (sub === 'pull') {

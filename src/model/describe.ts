@@ -9,7 +9,7 @@ import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
 import { SAMPLE_FULL_KEEP } from './complete.js';
-import type { ModelFile } from './file.js';
+import { readModel, type ModelFile } from './file.js';
 import { describeTaskShare, taskShareOf, type TaskShareReading } from '../cut/share-estimate.js';
 import { explainModel, modelMethod } from './explain.js';
 
@@ -91,6 +91,15 @@ export function describeHeldOut(h: HeldOut): string {
 export interface DescribeOptions {
   /** Also the internal names: each scorer's spec and the method's raw parameters (`model show -v`). */
   verbose?: boolean;
+}
+
+/**
+ * `tadpole model show`: a model file read (and verified: readModel), summarized, and unless
+ * only its summary is asked for (`json`), in lines of words.
+ */
+export function showModel(file: string, how: DescribeOptions & { json?: boolean } = {}): { summary: ModelSummary; lines?: string[] } {
+  const summary = summarizeModel(readModel(file));
+  return how.json ? { summary } : { summary, lines: describeModel(summary, how) };
 }
 
 /** `tadpole model show`: a model file (or its summary) in lines of words. */

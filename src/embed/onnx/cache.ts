@@ -52,6 +52,11 @@ function walk(dir: string, rel: string, out: { rel: string; size: number }[]): v
   }
 }
 
+/** `tadpole model list`: the cache's models folder and the models in it. */
+export function listModelCache(env: NodeJS.ProcessEnv): { root: string; models: CachedModel[] } {
+  return { root: modelsRoot(env), models: listCachedModels(env) };
+}
+
 export function listCachedModels(env: NodeJS.ProcessEnv): CachedModel[] {
   const root = modelsRoot(env);
   if (!existsSync(root)) return [];

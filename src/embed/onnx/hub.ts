@@ -51,6 +51,8 @@ export interface PullOptions {
   env: NodeJS.ProcessEnv;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Told the hub's address before anything is asked of it. */
+  start?: (endpoint: string) => void;
 }
 
 export interface PullResult {
@@ -174,6 +176,7 @@ async function download(url: string, part: string, env: NodeJS.ProcessEnv, what:
 export async function pullModel(opts: PullOptions): Promise<PullResult> {
   const revision = opts.revision ?? 'main';
   const endpoint = hubEndpoint(opts.env);
+  opts.start?.(endpoint);
   const log = opts.log ?? (() => {});
   const dir = modelCacheDir(opts.env, opts.repo);
   const available = await listRepoFiles(endpoint, opts.repo, revision, opts.env);
