@@ -66,6 +66,7 @@ export { fitModelFile, type FitModelFileOptions, type FitModelFileResult } from 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';
 export { rarer, taskWords, type TaskWords } from './inspect/task-words.js';
+export { inspectText, type InspectOptions, type InspectResult, type InspectedGroup } from './pipeline/inspect-text.js';
 
 export { rankDetectors, formatRankTable } from './rank/rank.js';
 export { runEval, type EvalResult } from './eval/run.js';

@@ -71,7 +71,7 @@ describe('library API (the README example)', () => {
       'averagePrecision', 'avoidShareOf', 'avoidTarget', 'checkAvoid', 'checkDeferredOptions', 'checkFilterOptions', 'checkMethodOptions', 'checkOutputCompression', 'chooseOnThread',
       'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
       'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
-      'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'isKept', 'listCachedModels', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
+      'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
       'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
       'sampleSizeFor', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'sphericalKMeans', 'splitSentences', 'statOrUndefined',

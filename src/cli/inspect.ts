@@ -1,20 +1,12 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { bool, list, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { inputsFrom, readerFlags, readerOptionsFrom, shellWord } from './common.js';
-import { groupText, type TextGroup } from '../inspect/groups.js';
-import { rarer, taskWords, type TaskWords } from '../inspect/task-words.js';
-import { writeFileAtomic } from '../io/atomic.js';
 import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
-import { readSentences } from '../io/sentences.js';
 import { Sink } from '../io/sink.js';
-import { sampleSentencesOn } from '../pipeline/split-pool.js';
-
-/** Task sentences placed among the groups at most (a seeded sample beyond): enough for shares to a point. */
-const TASK_SENTENCES = 5000;
+import { type InspectedGroup, inspectText } from '../pipeline/inspect-text.js';
 
 const spec: CommandSpec = {
   name: 'inspect',
@@ -55,12 +47,8 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
-
 /** A group of another kind of text than the task (groups.ts `verdict`): the one kind worth an --avoid. */
-function isUnlike(g: TextGroup): boolean {
+function isUnlike(g: InspectedGroup): boolean {
   return g.verdict === 'unlike';
 }
 
@@ -69,19 +57,19 @@ function avoidCommand(taskFiles: readonly string[], file: string): string {
   return `tadpole fit --task ${taskFiles.map(shellWord).join(' ')} --avoid ${shellWord(file)} -o model.json`;
 }
 
-function verdict(g: TextGroup, tw: TaskWords): string {
-  const words = Number.isFinite(g.surprise) ? `its words are ${rarer(g.surprise as number, tw).toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
+function verdict(g: InspectedGroup): string {
+  const words = typeof g.rarer === 'number' ? `its words are ${g.rarer.toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
   const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
   if (isUnlike(g)) return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
   if (g.verdict === 'off-topic') return `  task-like, on topics the task lacks: ${words}; ${pieces}; but written as the task is (its function words)`;
   return `  task-like: ${words}; ${pieces}`;
 }
 
-function report(g: TextGroup, task: { files: readonly string[]; words: TaskWords } | undefined, file: string): string {
+function report(g: InspectedGroup, task: { files: readonly string[] } | undefined, file: string): string {
   const head = `group ${g.id}  ${(100 * g.share).toFixed(1)}% of the text  (${count(g.pieces, 'piece')}, ${count(g.sentences.length, 'sentence')})${task ? `  task ${(100 * (g.referenceShare ?? 0)).toFixed(1)}%` : ''}`;
   const lines = [head, `  words: ${g.words.length ? g.words.join(', ') : '(none frequent enough)'}`];
-  if (task) lines.push(verdict(g, task.words));
-  for (const e of g.examples) lines.push(`  > ${oneLine(e)}`);
+  if (task) lines.push(verdict(g));
+  for (const e of g.examples) lines.push(`  > ${e}`);
   if (task && isUnlike(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
   // Recall over a verdict: a topic the task lacks may be one the user does not want (forum posts on the task's subject).
   else if (task && g.verdict === 'off-topic') lines.push(`  if these topics are not wanted: ${avoidCommand(task.files, file)}`);
@@ -104,40 +92,36 @@ export const command: Command = {
     if (taskFiles.includes(STDIN) && inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed the text or --task, not both');
     const outDir = str(args, 'writeGroups');
 
-    const sample = await sampleSentencesOn(1, inputs, reader, { size, seed }, { stdin: io.stdin });
-    if (sample.sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in ${inputs.join(', ')}: nothing to group`);
-    const task = taskFiles.length ? await readSentences(taskFiles, { ...reader, limit: TASK_SENTENCES, seed }, { stdin: io.stdin }) : undefined;
-    if (task && task.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in --task ${taskFiles.join(', ')}`);
-    const words = task ? taskWords(task, seed) : undefined;
-    const found = groupText(sample.sentences, sample.groups, { groups, seed, examples, ...(task && words ? { reference: task, taskWords: words } : {}) });
+    const done = await inspectText({
+      inputs,
+      reader,
+      groups,
+      sample: size,
+      examples,
+      seed,
+      taskFiles,
+      ...(outDir ? { writeGroups: outDir } : {}),
+      stdin: io.stdin,
+    });
+    const found = done.groups;
+    const task = done.taskSentences !== undefined;
+    const files = done.files;
+    const stale = done.removed;
+    if (outDir && stale.length) io.stderr.write(`tadpole: removed ${stale.length} group file${stale.length === 1 ? '' : 's'} of an earlier run from ${outDir} (${stale.join(', ')})\n`);
     // Where each group's file is (or would be, with --write-groups), for the --avoid commands.
-    const groupFile = (g: TextGroup) => join(outDir ?? 'DIR', `group-${g.id}.txt`);
-
-    const files: string[] = [];
-    if (outDir) {
-      mkdirSync(outDir, { recursive: true });
-      // A group file of an earlier run with more groups would pass for one of this run's.
-      const stale = readdirSync(outDir).filter((f) => /^group-\d+\.txt$/.test(f) && Number(f.slice(6, -4)) > found.length);
-      for (const f of stale) rmSync(join(outDir, f));
-      if (stale.length) io.stderr.write(`tadpole: removed ${stale.length} group file${stale.length === 1 ? '' : 's'} of an earlier run from ${outDir} (${stale.join(', ')})\n`);
-      for (const g of found) {
-        const file = join(outDir, `group-${g.id}.txt`);
-        writeFileAtomic(file, g.sentences.map(oneLine).join('\n') + '\n');
-        files.push(file);
-      }
-    }
+    const groupFile = (g: InspectedGroup) => join(outDir ?? 'DIR', `group-${g.id}.txt`);
     const pieces = found.reduce((a, g) => a + g.pieces, 0);
     // Through a Sink: `tadpole inspect ... | head` closes the pipe early, which is no error.
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words as TaskWords) : null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
-        const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples.map(oneLine), ...byTask, ...(outDir ? { file: files[i] } : {}) };
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: g.rarer ?? null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples, ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }
     } else {
-      const from = sample.sampler === 'seek' ? 'a seeded sample seeked from the input' : sample.sentences.length < size ? 'all of it' : 'a seeded sample';
-      await sink.write(`${count(sample.sentences.length, 'sentence')} in ${count(pieces, 'piece')} (${from}), ${count(found.length, 'group')}${task ? `; ${count(task.length, 'task sentence')} placed among them` : ''}\n`);
+      const from = done.sampler === 'seek' ? 'a seeded sample seeked from the input' : done.sentences < size ? 'all of it' : 'a seeded sample';
+      await sink.write(`${count(done.sentences, 'sentence')} in ${count(pieces, 'piece')} (${from}), ${count(found.length, 'group')}${task ? `; ${count(done.taskSentences as number, 'task sentence')} placed among them` : ''}\n`);
       if (task) {
         const off = found.filter(isUnlike);
         const share = off.reduce((a, g) => a + g.share, 0);
@@ -146,7 +130,7 @@ export const command: Command = {
         await sink.write(off.length ? `least task-like first: ${count(off.length, 'group')} (${(100 * share).toFixed(1)}% of the text) unlike the task${elsewhere}\n` : `least task-like first: no group is another kind of text than the task${elsewhere}\n`);
         if (off.length && !outDir) await sink.write('write the groups with --write-groups DIR to run the --avoid commands below\n');
       }
-      for (const g of found) await sink.write(`\n${report(g, task && words ? { files: taskFiles, words } : undefined, groupFile(g))}\n`);
+      for (const g of found) await sink.write(`\n${report(g, task ? { files: taskFiles } : undefined, groupFile(g))}\n`);
     }
     await sink.close();
     if (outDir) io.stderr.write(`tadpole: wrote ${files.length} group files to ${outDir}; to keep less like some of them: tadpole fit --task ... --avoid ${join(outDir, 'group-K.txt')} ...\n`);
