@@ -45,6 +45,7 @@ export { describeTaskShare } from './cut/share-estimate.js';
 export { ScoreSketch } from './cut/sketch.js';
 
 export { runFilter } from './run/filter.js';
+export { runDemo, type DemoOptions, type DemoResult } from './run/demo.js';
 export type { FilterOptions, FilterStats, RunDirSettings } from './run/options.js';
 export { runFilterInDir } from './run/filter-dir.js';
 export { parseShard } from './run/layout.js';

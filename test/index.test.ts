@@ -73,7 +73,7 @@ describe('library API (the README example)', () => {
       'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
       'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
-      'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
+      'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
       'sampleSizeFor', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'sphericalKMeans', 'splitSentences', 'statOrUndefined',
       'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
     ]);
