@@ -11,11 +11,12 @@ export { checkOutputCompression } from './io/compressed-output.js';
 export { readSentences } from './io/sentences.js';
 export { sampleSentences, type SentenceSample, type SampleOptions } from './io/sample.js';
 export { Sink } from './io/sink.js';
+export { splitDocuments, type SplitDocumentsOptions, type SplitDocumentsResult } from './io/split-documents.js';
 export { splitSentences, MAX_WRAPPED_LENGTH, type SplitOptions } from './text/sentences.js';
 
 export type { Embedder, EmbedderFingerprint } from './embed/embedder.js';
 export { createEmbedder, type EmbedderSpec } from './embed/factory.js';
-export { listCachedModels, modelsRoot } from './embed/onnx/cache.js';
+export { listCachedModels, listModelCache, modelsRoot } from './embed/onnx/cache.js';
 export { hubEndpoint, pullModel } from './embed/onnx/hub.js';
 export { HashEmbedder } from './embed/hash.js';
 
@@ -34,7 +35,7 @@ export { readModel, writeModel, validateModel, type ModelFile } from './model/fi
 export { fitModel, checkAvoid, type FitOptions } from './model/fit.js';
 export { explainFit } from './model/explain.js';
 export { openScorer } from './model/open.js';
-export { describeModel, describeHeldOut, summarizeModel, type ModelSummary } from './model/describe.js';
+export { describeModel, describeHeldOut, showModel, summarizeModel, type ModelSummary } from './model/describe.js';
 export { checkDeferredOptions, completeModel, completesFromCorpus, deferFit, needsCompletion, sampleSizeFor, selfTrains, SAMPLE_FULL_KEEP } from './model/complete.js';
 export { completeFromCorpus, type CompletionInfo } from './pipeline/complete.js';
 
