@@ -57,6 +57,7 @@ export { Ledger } from './run/ledger.js';
 export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './run/shard-run.js';
 export { segmentScores } from './pipeline/segments.js';
 export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-records.js';
+export { scoreCorpus, type ScoreCorpusOptions, type ScoreCorpusResult, type ScoreShardSettings } from './run/score-corpus.js';
 export { checkFilterOptions } from './pipeline/checks.js';
 export type { OutFormat } from './pipeline/runs.js';
 export { defaultWorkers } from './pipeline/pool.js';

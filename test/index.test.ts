@@ -74,7 +74,7 @@ describe('library API (the README example)', () => {
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'listModelCache', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
       'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
-      'sampleSizeFor', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
+      'sampleSizeFor', 'scoreCorpus', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
       'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();

@@ -5,18 +5,9 @@ import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from
 import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
-import type { CliIO } from './command.js';
-import type { ParsedArgs } from './args.js';
 import { readerSummary } from './reader-summary.js';
-import { refuseReadOnce } from '../io/input-kind.js';
-import { STDIN } from '../io/input.js';
-import { Sink } from '../io/sink.js';
-import { needsCompletion } from '../model/complete.js';
-import { type ModelFile, readModel } from '../model/file.js';
-import { writeScoreRecords } from '../pipeline/score-records.js';
-import { fileSha256 } from '../run/fingerprint.js';
 import { parseShard } from '../run/layout.js';
-import { scoreStage } from '../run/shard-run.js';
+import { scoreCorpus } from '../run/score-corpus.js';
 
 const spec: CommandSpec = {
   name: 'score',
@@ -53,82 +44,65 @@ export const command: Command = {
   async run(args, io) {
     const modelPath = str(args, 'model');
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
-    const model = readModel(modelPath);
     const reader = readerOptionsFrom(args);
-    if (str(args, 'runDir')) return scoreShardCommand(args, io, model, modelPath, reader);
-    const output = str(args, 'output');
+    const runDir = str(args, 'runDir');
+    const id = runDir ? parseShard(strWithDefault(args, 'shard')) : undefined;
+    const quiet = bool(args, 'quiet');
+    const progress = runDir ? progressFor(io, quiet) : undefined;
+    const batch = num(args, 'batchSentences');
     const inputs = inputsFrom(args);
-    const withText = !bool(args, 'noText');
-    const perSegment = bool(args, 'segments');
-    const size = numWithDefault(args, 'segment');
-    const docContext = docContextFrom(args);
-    if (needsCompletion(model) && inputs.includes(STDIN)) {
-      throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
+    const output = str(args, 'output');
+    const log = quiet ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
+    // Shard mode keeps its checkpoint on Ctrl-C: the signal ends the stage, which says so.
+    const trap = runDir ? trapSignals('score', 'the shard is kept: rerun with --resume') : undefined;
+    try {
+      const done = await scoreCorpus({
+        model: modelPath,
+        inputs,
+        reader,
+        embedder: embedderOverridesFrom(args, io),
+        workers: workersFrom(args, inputs),
+        segment: numWithDefault(args, 'segment'),
+        docContext: docContextFrom(args),
+        stdin: io.stdin,
+        ...(log ? { log } : {}),
+        segments: bool(args, 'segments'),
+        withText: !bool(args, 'noText'),
+        ...(output ? { output } : {}),
+        stdout: io.stdout,
+        ...(runDir && id
+          ? {
+              runDir: {
+                dir: runDir,
+                shard: id,
+                resume: bool(args, 'resume'),
+                checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
+                ...(batch ? { batchSentences: batch } : {}),
+                ...(trap ? { signal: trap.signal } : {}),
+                ...(progress ? { progress } : {}),
+                args: ['score', JSON.stringify(args.flags), ...args.positionals],
+                ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
+              },
+            }
+          : {}),
+      });
+      if (done.mode === 'records') {
+        const skipped = done.closedEarly ? undefined : readerSummary(done.reader, { textField: reader.textField, stats: false });
+        if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
+        return 0;
+      }
+      if (progress) endProgress(io, quiet);
+      const skipped = readerSummary(done.reader, { textField: reader.textField, stats: false });
+      if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
+      if (!quiet) io.stderr.write(`tadpole: shard ${done.shard}/${done.of} scored: ${done.docs} docs, ${done.segments} segments, ${done.sentences} sentences in ${done.seconds.toFixed(1)}s\n`);
+      return 0;
+    } catch (err) {
+      const code = trap ? interruptExit(err) : undefined;
+      if (code === undefined) throw err;
+      io.stderr.write(`tadpole score: interrupted; checkpoint kept: rerun with --resume\n`);
+      return code;
+    } finally {
+      trap?.dispose();
     }
-    if (needsCompletion(model)) refuseReadOnce(inputs, 'score (completing this model from the corpus)');
-    const overrides = embedderOverridesFrom(args, io);
-    const log = bool(args, 'quiet') ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
-    const workers = workersFrom(args, inputs);
-    const done = await writeScoreRecords({
-      inputs,
-      reader,
-      model,
-      embedder: overrides,
-      workers,
-      ...(perSegment ? { segments: { size, docContext } } : {}),
-      withText,
-      stdin: io.stdin,
-      ...(log ? { log } : {}),
-      sink: () => (output ? Sink.toFile(output) : Sink.toStream(io.stdout)),
-    });
-    const skipped = done.closedEarly ? undefined : readerSummary(done.reader, { textField: reader.textField, stats: false });
-    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
-    return 0;
   },
 };
-
-async function scoreShardCommand(args: ParsedArgs, io: CliIO, model: ModelFile, modelPath: string, reader: ReturnType<typeof readerOptionsFrom>): Promise<number> {
-  const runDir = str(args, 'runDir') as string;
-  const id = parseShard(strWithDefault(args, 'shard'));
-  const quiet = bool(args, 'quiet');
-  const progress = progressFor(io, quiet);
-  const batch = num(args, 'batchSentences');
-  const inputs = inputsFrom(args);
-  refuseReadOnce(inputs, 'score --run-dir');
-  const trap = trapSignals('score', 'the shard is kept: rerun with --resume');
-  try {
-    const s = await scoreStage({
-      runDir,
-      resume: bool(args, 'resume'),
-      id,
-      inputs,
-      reader,
-      model,
-      modelSha256: fileSha256(modelPath),
-      embedder: embedderOverridesFrom(args, io),
-      segment: numWithDefault(args, 'segment'),
-      docContext: docContextFrom(args),
-      stdin: io.stdin,
-      ...(batch ? { batchSentences: batch } : {}),
-      workers: workersFrom(args, inputs),
-      checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
-      signal: trap.signal,
-      ...(progress ? { progress } : {}),
-      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`tadpole: ${line}\n`) }),
-      args: ['score', JSON.stringify(args.flags), ...args.positionals],
-      ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
-    });
-    if (progress) endProgress(io, quiet);
-    const skipped = readerSummary(s.reader, { textField: reader.textField, stats: false });
-    if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
-    if (!quiet) io.stderr.write(`tadpole: shard ${id.shard}/${id.of} scored: ${s.docs} docs, ${s.segments} segments, ${s.sentences} sentences in ${s.seconds.toFixed(1)}s\n`);
-    return 0;
-  } catch (err) {
-    const code = interruptExit(err);
-    if (code === undefined) throw err;
-    io.stderr.write(`tadpole score: interrupted; checkpoint kept: rerun with --resume\n`);
-    return code;
-  } finally {
-    trap.dispose();
-  }
-}
