@@ -72,6 +72,7 @@ export { rarer, taskWords, type TaskWords } from './inspect/task-words.js';
 export { inspectText, type InspectOptions, type InspectResult, type InspectedGroup } from './pipeline/inspect-text.js';
 
 export { rankDetectors, formatRankTable } from './rank/rank.js';
+export { rankOnTask, type RankTaskOptions } from './rank/rank-task.js';
 export { runEval, type EvalResult } from './eval/run.js';
 export { defaultEngine, defaultEngineWith } from './eval/engine-default.js';
 export { formatSuite, summarizeDraws, summarizeSuite, type SuiteSummary } from './eval/suite.js';

@@ -3,9 +3,8 @@ import { bool, list, numWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, embedderSpecFrom, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
 import { DETECTOR_HELP, DETECTOR_NAMES } from '../detect/registry.js';
-import { createEmbedder } from '../embed/factory.js';
-import { readSentences } from '../io/sentences.js';
-import { formatRankTable, rankDetectors } from '../rank/rank.js';
+import { formatRankTable } from '../rank/rank.js';
+import { rankOnTask } from '../rank/rank-task.js';
 
 const spec: CommandSpec = {
   name: 'rank',
@@ -63,21 +62,20 @@ export const command: Command = {
     const detectorOptions = detectorOptionsFrom(list(args, 'option'));
     const repeat = numWithDefault(args, 'repeat');
     if (repeat < 1) throw new TadpoleError('TADPOLE_USAGE', `--repeat must be >= 1, got ${repeat}`);
-    const maxGeneral = numWithDefault(args, 'maxGeneral');
-    let task = await readSentences(taskFiles, reader, { stdin: io.stdin });
-    if (bool(args, 'dedupe')) task = [...new Set(task)];
-    const general = await readSentences(generalFiles, { ...reader, limit: maxGeneral, seed }, { stdin: io.stdin });
-    if (task.length < 3) throw new TadpoleError('TADPOLE_INPUT', `rank needs at least 3 task sentences, got ${task.length} from ${taskFiles.join(', ')}`);
-    if (general.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no general sentences in ${generalFiles.join(', ')}`);
-    const embedder = await createEmbedder(embedderSpecFrom(args, io));
-    try {
-      const taskX = await embedder.embed(task);
-      const generalX = await embedder.embed(general);
-      const result = rankDetectors({ taskX, nTask: task.length, generalX, nGeneral: general.length, dims: embedder.dims, detectors, seed, repeat, detectorOptions });
-      io.stdout.write(bool(args, 'json') ? JSON.stringify({ ...result, embedder: embedder.fingerprint }) + '\n' : formatRankTable(result));
-    } finally {
-      await embedder.dispose();
-    }
+    const result = await rankOnTask({
+      taskFiles,
+      generalFiles,
+      reader,
+      embedder: embedderSpecFrom(args, io),
+      detectors,
+      detectorOptions,
+      seed,
+      repeat,
+      maxGeneral: numWithDefault(args, 'maxGeneral'),
+      dedupe: bool(args, 'dedupe'),
+      stdin: io.stdin,
+    });
+    io.stdout.write(bool(args, 'json') ? JSON.stringify(result) + '\n' : formatRankTable(result));
     return 0;
   },
 };
