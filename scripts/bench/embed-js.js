@@ -13,10 +13,8 @@
 //                                  busy time (event-loop utilisation) for the same work
 //   embed_js.helpers_wall_us       wall time per sentence of that work
 //   embed_js.helpers_main_max_sent_per_s   1e6 / helpers_main_us
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import { sharedPath } from '../../dist/core/shared.js';
+import { bbcSentences } from './bbc-sentences.js';
 import { packBatch, planBatches } from '../../dist/embed/onnx/batching.js';
 import { l2NormalizeRows, poolTokens } from '../../dist/embed/onnx/pooling.js';
 import { loadTokenizer } from '../../dist/embed/onnx/tokenizer.js';
@@ -33,19 +31,6 @@ const REPEAT = opt('repeat', 3);
 const HELPERS = opt('helpers', 2);
 const DIMS = 384;
 const modelDir = sharedPath('models', 'all-MiniLM-L6-v2-ARCH-STANDIN-random-weights');
-
-async function bbcSentences(n) {
-  const rl = createInterface({ input: createReadStream(sharedPath('corpora', 'news-bbc', 'docs.jsonl.gz')).pipe(createGunzip()) });
-  const out = [];
-  for await (const line of rl) {
-    for (const para of JSON.parse(line).text.split('\n')) {
-      for (const s of para.split(/(?<=[.!?])\s+/)) if (s.trim().split(/\s+/).length >= 3) out.push(s.trim());
-    }
-    if (out.length >= n) break;
-  }
-  rl.close();
-  return out.slice(0, n);
-}
 
 const sentences = await bbcSentences(N);
 const n = sentences.length;

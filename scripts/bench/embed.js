@@ -7,10 +7,8 @@
 //   embed.unsorted_b128_sent_per_s / embed.bucketed_b128_sent_per_s / embed.bucketed_over_unsorted
 //   embed.tokenize_sent_per_s      the tokenizer alone (one JS thread)
 // Each figure is the best of --repeat runs (default 3), interleaved, after a warm-up.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import { sharedPath } from '../../dist/core/shared.js';
+import { bbcSentences } from './bbc-sentences.js';
 import { createOnnxEmbedder, packBatch, planBatches } from '../../dist/embed/onnx/index.js';
 
 const argv = process.argv.slice(2);
@@ -23,19 +21,6 @@ const REPEAT = opt('repeat', 3);
 const THREADS = opt('threads', 2);
 const BATCH = opt('batch', 64);
 const modelDir = sharedPath('models', 'all-MiniLM-L6-v2-ARCH-STANDIN-random-weights');
-
-async function bbcSentences(n) {
-  const rl = createInterface({ input: createReadStream(sharedPath('corpora', 'news-bbc', 'docs.jsonl.gz')).pipe(createGunzip()) });
-  const out = [];
-  for await (const line of rl) {
-    for (const para of JSON.parse(line).text.split('\n')) {
-      for (const s of para.split(/(?<=[.!?])\s+/)) if (s.trim().split(/\s+/).length >= 3) out.push(s.trim());
-    }
-    if (out.length >= n) break;
-  }
-  rl.close();
-  return out.slice(0, n);
-}
 
 const sentences = await bbcSentences(N);
 const log = () => {};
