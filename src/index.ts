@@ -59,7 +59,7 @@ export { segmentScores } from './pipeline/segments.js';
 export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-records.js';
 export { scoreCorpus, type ScoreCorpusOptions, type ScoreCorpusResult, type ScoreShardSettings } from './run/score-corpus.js';
 export { checkFilterOptions } from './pipeline/checks.js';
-export type { OutFormat } from './pipeline/runs.js';
+export type { OutFormat } from './pipeline/out-format.js';
 export { defaultWorkers } from './pipeline/pool.js';
 export { sampleSentencesOn } from './pipeline/split-pool.js';
 export { chooseOnThread, measuresAside } from './pipeline/choice-thread.js';

@@ -18,7 +18,7 @@ import { Sink } from '../io/sink.js';
 import { describeHeldOut } from '../model/describe.js';
 import { readModel } from '../model/file.js';
 import { checkFilterOptions } from '../pipeline/checks.js';
-import type { OutFormat } from '../pipeline/runs.js';
+import type { OutFormat } from '../pipeline/out-format.js';
 import { runFilter } from '../run/filter.js';
 import { fileSha256 } from '../run/fingerprint.js';
 import type { FilterOptions } from '../run/options.js';

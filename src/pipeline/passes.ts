@@ -5,7 +5,8 @@ import type { Doc, Triage } from '../io/documents.js';
 import { DocIndexReader } from './doc-index.js';
 import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
-import { writeKeptRuns, type KeepTally, type RunWriter } from './runs.js';
+import type { KeepTally } from './keep-tally.js';
+import { writeKeptRuns, type RunWriter } from './runs.js';
 
 /** One document's spill records in pass 2, and the global id of its first segment. */
 export interface SegmentedDoc extends IndexedDoc {

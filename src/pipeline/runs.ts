@@ -1,5 +1,7 @@
 import type { Doc, ReaderOptions } from '../io/documents.js';
 import type { Sink } from '../io/sink.js';
+import type { KeepTally } from './keep-tally.js';
+import type { OutFormat } from './out-format.js';
 
 /** A maximal run of consecutive kept segments of one document. */
 export interface KeptRun {
@@ -10,14 +12,6 @@ export interface KeptRun {
   firstSegment: number;
   lastSegment: number;
 }
-
-/**
- * How kept runs are written: 'input' as each document came (a record for a JSONL, CSV or
- * Parquet document, text for a plain one), or every run as 'text' or as a 'jsonl' record,
- * whatever its document was: a folder that mixes plain and JSONL files still gives valid
- * output of one format.
- */
-export type OutFormat = 'input' | 'text' | 'jsonl';
 
 /**
  * Writes runs: only text that was in the input, byte for byte.
@@ -61,28 +55,6 @@ export class RunWriter {
       await this.sink.write(this.first ? text + '\n' : '\n' + text + '\n');
     }
     this.first = false;
-  }
-}
-
-/** The counts a pass that writes kept text keeps (the `--stats` blocks). */
-export interface KeepTally {
-  documents: { total: number; withKept: number };
-  segments: { total: number; kept: number };
-  sentences: { total: number; kept: number };
-  bytes: { total: number; kept: number };
-}
-
-export function emptyTally(): KeepTally {
-  return { documents: { total: 0, withKept: 0 }, segments: { total: 0, kept: 0 }, sentences: { total: 0, kept: 0 }, bytes: { total: 0, kept: 0 } };
-}
-
-/** Adds `from`'s counts to `into` (ranges of one input, tallied apart). */
-export function addTally(into: KeepTally, from: KeepTally): void {
-  into.documents.total += from.documents.total;
-  into.documents.withKept += from.documents.withKept;
-  for (const k of ['segments', 'sentences', 'bytes'] as const) {
-    into[k].total += from[k].total;
-    into[k].kept += from[k].kept;
   }
 }
 

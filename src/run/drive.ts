@@ -1,7 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import type { Cut, KeepBy } from '../cut/exact.js';
 import { cutLine } from '../pipeline/progress.js';
-import type { KeepTally } from '../pipeline/runs.js';
+import type { KeepTally } from '../pipeline/keep-tally.js';
 
 /** What pass 1 left that the cut line and the stats read, wherever it ran. */
 export interface Scored {

@@ -8,7 +8,7 @@ import type { Sink } from '../io/sink.js';
 import type { HeldOut } from '../model/describe.js';
 import type { ModelFile } from '../model/file.js';
 import type { CompletionInfo } from '../pipeline/complete.js';
-import type { OutFormat } from '../pipeline/runs.js';
+import type { OutFormat } from '../pipeline/out-format.js';
 import type { SentenceScorer } from '../select/selector.js';
 
 /** Everything a filter run is given, whatever its mode (docs/reference/stats-json.md says what it returns). */
@@ -28,7 +28,7 @@ interface FilterSettings {
   threshold?: number;
   /** Continuous weights (the paper's λ): every segment written with its weight. */
   weights?: { C: number; alpha: number };
-  /** How kept runs are written (runs.ts); default 'input'. --weights always writes JSONL. */
+  /** How kept runs are written (out-format.ts); default 'input'. --weights always writes JSONL. */
   outFormat?: OutFormat;
   stdin?: Readable;
   /** Scratch folder for the spill and the stdin spool (default: a temp folder, removed after). */

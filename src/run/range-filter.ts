@@ -16,7 +16,7 @@ import type { RangeTask, RunHere } from '../pipeline/pool-protocol.js';
 import type { ScoringPool } from '../pipeline/pool.js';
 import { Progress } from '../pipeline/progress.js';
 import { emitRange, scoreRange, type RangeEmitJob, type RangeEmitted, type RangeJob, type RangeScored } from '../pipeline/range-pass.js';
-import { addTally, emptyTally } from '../pipeline/runs.js';
+import { addTally, emptyTally } from '../pipeline/keep-tally.js';
 import type { InputKind } from '../io/input-kind.js';
 
 /**

@@ -14,7 +14,8 @@ import type { InputKind } from '../io/input-kind.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import { Progress } from '../pipeline/progress.js';
-import { RunWriter, type OutFormat } from '../pipeline/runs.js';
+import type { OutFormat } from '../pipeline/out-format.js';
+import { RunWriter } from '../pipeline/runs.js';
 import { writeKept } from '../pipeline/passes.js';
 import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, type ReadPosition } from './shard-score.js';
 import { ReadDigest } from './read-digest.js';
@@ -65,7 +66,7 @@ export interface EmitShardOptions {
   partial: string;
   /** Where the finished output is moved. */
   target: string;
-  /** How kept runs are written (runs.ts); default 'input'. */
+  /** How kept runs are written (out-format.ts); default 'input'. */
   outFormat?: OutFormat;
   resume: boolean;
   checkpointSeconds?: number;

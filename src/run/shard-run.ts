@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { OutFormat } from '../pipeline/runs.js';
+import type { OutFormat } from '../pipeline/out-format.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TadpoleError } from '../core/errors.js';
