@@ -60,7 +60,7 @@ export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-re
 export { scoreCorpus, type ScoreCorpusOptions, type ScoreCorpusResult, type ScoreShardSettings } from './run/score-corpus.js';
 export { checkFilterOptions } from './pipeline/checks.js';
 export type { OutFormat } from './pipeline/out-format.js';
-export { defaultWorkers } from './pipeline/pool.js';
+export { defaultWorkers, workersFor } from './pipeline/pool.js';
 export { sampleSentencesOn } from './pipeline/split-pool.js';
 export { chooseOnThread, measuresAside } from './pipeline/choice-thread.js';
 export { fitStep, PhaseProgress, readingProgress } from './pipeline/progress.js';

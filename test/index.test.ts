@@ -75,7 +75,7 @@ describe('library API (the README example)', () => {
       'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
       'sampleSizeFor', 'scoreCorpus', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
-      'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
+      'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'workersFor', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
   });

@@ -1,6 +1,5 @@
-import { TadpoleError } from '../core/errors.js';
 import { num, type FlagSpec, type ParsedArgs } from './args.js';
-import { defaultWorkers } from '../pipeline/pool.js';
+import { workersFor } from '../pipeline/pool.js';
 
 /** `--workers N`, shared by the commands that score. */
 export const workersFlag: FlagSpec = {
@@ -18,7 +17,5 @@ export const evalWorkersFlag: FlagSpec = { ...workersFlag, help: 'Scoring thread
 
 /** --workers, or the default for these inputs (undefined inputs: one thread). */
 export function workersFrom(args: ParsedArgs, inputs: string[] | undefined): number {
-  const n = num(args, 'workers') ?? (inputs ? defaultWorkers(inputs) : 1);
-  if (!Number.isInteger(n) || n < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${n}`);
-  return n;
+  return workersFor(num(args, 'workers'), inputs);
 }

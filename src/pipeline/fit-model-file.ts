@@ -13,7 +13,7 @@ import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { checkMethodOptions, resolveMethod } from '../select/registry.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
-import { defaultWorkers } from './pool.js';
+import { workersFor } from './pool.js';
 import { fitStep, PhaseProgress, readingProgress } from './progress.js';
 import { sampleSentencesOn } from './split-pool.js';
 
@@ -68,12 +68,6 @@ export interface FitModelFileResult {
   deferred?: { sampleSize: number; largerUnderKeep: number };
   /** What the method does, in words (select/*.ts `explain`). */
   explanation: string[];
-}
-
-function workersFor(workers: number | undefined, inputs: string[] | undefined): number {
-  const n = workers ?? (inputs ? defaultWorkers(inputs) : 1);
-  if (!Number.isInteger(n) || n < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${n}`);
-  return n;
 }
 
 /**

@@ -42,6 +42,18 @@ export function defaultWorkers(inputs: readonly InputRef[] = []): number {
   return Math.max(1, Math.min(cores, Math.floor(bytes / BYTES_PER_DEFAULT_THREAD)));
 }
 
+/** Refuses a thread count that is not a whole number >= 1 (a flag's or a library caller's). */
+export function checkWorkers(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${n}`);
+}
+
+/** `--workers` as given, or the default for these inputs (undefined inputs: one thread), checked. */
+export function workersFor(given: number | undefined, inputs: readonly InputRef[] | undefined): number {
+  const n = given ?? (inputs ? defaultWorkers(inputs) : 1);
+  checkWorkers(n);
+  return n;
+}
+
 /**
  * Characters of document text per batch sent to a worker (the main thread does not split,
  * so it cannot count sentences). The 60 MB JSONL bench mix averages 92 characters a

@@ -1,10 +1,9 @@
-import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { Doc } from '../io/documents.js';
 import type { ModelFile } from '../model/file.js';
 import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
-import { ScoringPool } from './pool.js';
+import { checkWorkers, ScoringPool } from './pool.js';
 import { DEFAULT_BATCH_SENTENCES, scoreDocBatches, type ScoredBatch } from './scored.js';
 
 /** What scores a pass: the model's scorer in this thread, or a pool of worker threads. */
@@ -24,7 +23,7 @@ export function threadsOf(scoring: Scoring): number {
  * pool started without a model (filter's, while the model is completed), used when it fits.
  */
 export async function openScoring(model: ModelFile, embedder: Partial<EmbedderSpec>, workers: number, started?: ScoringPool): Promise<Scoring> {
-  if (!Number.isInteger(workers) || workers < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${workers}`);
+  checkWorkers(workers);
   let scorer: SentenceScorer;
   try {
     scorer = await openScorer(model, embedder);
