@@ -205,19 +205,22 @@ class OnnxEmbedder implements OnnxEmbedderHandle {
       return;
     }
     const dims = this.dims;
-    const got = result.dims[result.dims.length - 1];
-    if (got !== dims) throw new TadpoleError('TADPOLE_EMBEDDER', `model output has ${got} dims, expected ${dims}`);
+    this.checkDims(result);
     const vectors = await helpers.pool(result.data, batch.plan.seq, batch.lengths);
     const rows = batch.plan.rows;
     for (let i = 0; i < rows.length; i++) out.set(vectors.subarray(i * dims, (i + 1) * dims), ((rows[i] as number) + batch.base) * dims);
+  }
+
+  private checkDims(result: OutputTensor): void {
+    const got = result.dims[result.dims.length - 1];
+    if (got !== this.dims) throw new TadpoleError('TADPOLE_EMBEDDER', `model output has ${got} dims, expected ${this.dims}`);
   }
 
   private collect(batch: PackedBatch & { base: number }, result: OutputTensor, out: Float32Array): void {
     const dims = this.dims;
     const rows = new Int32Array(batch.plan.rows.length);
     for (let i = 0; i < rows.length; i++) rows[i] = (batch.plan.rows[i] as number) + batch.base;
-    const got = result.dims[result.dims.length - 1];
-    if (got !== dims) throw new TadpoleError('TADPOLE_EMBEDDER', `model output has ${got} dims, expected ${dims}`);
+    this.checkDims(result);
     const data = result.data instanceof Uint16Array ? halfToFloat(result.data) : result.data;
     if (this.output.rank === 3) poolTokens(data, batch.plan.seq, dims, batch.lengths, rows, this.cfg.pooling, out);
     else copyRows(data, dims, rows, out);
