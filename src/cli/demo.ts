@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join, resolve } from 'node:path';
+import { packageRoot } from '../core/package-root.js';
 import { num, numWithDefault, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor, shellWord } from './common.js';
@@ -58,10 +58,6 @@ export const command: Command = {
     return 0;
   },
 };
-
-function packageRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-}
 
 /**
  * How to run tadpole so that a printed command works as printed, from any folder: plain

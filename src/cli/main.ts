@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../core/package-root.js';
 import { EXIT, storageFault, TadpoleError, writeFailure } from '../core/errors.js';
 import { printable } from '../core/printable.js';
 import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
@@ -26,7 +26,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
 
 function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
     return pkg.version;
   } catch {
     return 'unknown';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from './package-root.js';
 
 /**
  * The folder of shared corpora and models: $TADPOLE_SHARED when it is set (so that setting it
@@ -9,9 +9,8 @@ import { fileURLToPath } from 'node:url';
  */
 export function sharedDir(): string | undefined {
   const env = process.env.TADPOLE_SHARED;
-  const here = dirname(fileURLToPath(import.meta.url));
-  // src/core or dist/core -> repo root -> ../shared
-  const dir = env ? resolve(env) : resolve(here, '..', '..', '..', 'shared');
+  // ../shared beside the checkout (the package's folder)
+  const dir = env ? resolve(env) : resolve(packageRoot(), '..', 'shared');
   return existsSync(join(dir, 'corpora')) ? dir : undefined;
 }
 

@@ -1,8 +1,8 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TadpoleError } from '../core/errors.js';
+import { packageRoot } from '../core/package-root.js';
 import { Rng } from '../core/rng.js';
 import { DEFAULT_READER } from '../io/documents.js';
 import { sampleSentences } from '../io/sample.js';
@@ -21,11 +21,6 @@ const SOURCES: Array<[string, string]> = [
   ['speech', 'US presidential speeches'],
   ['fiction', 'Gutenberg books'],
 ];
-
-/** The package's folder (this file is src/run/demo.ts, or dist/run/demo.js). */
-function packageRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-}
 
 function builtin(name: string): string {
   const path = join(packageRoot(), 'corpora', 'builtin', name);
