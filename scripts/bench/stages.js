@@ -28,7 +28,7 @@ async function build(dist) {
   const spillScores = await from('spillScores', 'pipeline/spill-pass.js', 'pipeline/passes.js');
   const { emitKept } = await m('pipeline/passes.js');
   const { exactCut } = await m('cut/exact.js');
-  const { RunWriter } = await m('pipeline/runs.js');
+  const RunWriter = await from('RunWriter', 'pipeline/passes.js', 'pipeline/runs.js');
   const emptyTally = await from('emptyTally', 'pipeline/keep-tally.js', 'pipeline/runs.js');
   const { Sink } = await m('io/sink.js');
   const scorer = await randomSelector.load({ method: 'random', params: { seed: 0 }, state: {} }, { seed: 0 });

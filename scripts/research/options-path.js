@@ -36,7 +36,7 @@ for (const f of files) {
   graph.set(f, importsOf(source).map((spec) => relative(SRC, resolve(dirname(join(SRC, f)), spec.replace(/\.js$/, '.ts')))));
 }
 
-const definer = (name) => files.find((f) => new RegExp(`export (async )?(function|class|const) ${name}\\b`).test(text.get(f)));
+const definer = (name) => files.find((f) => new RegExp(`^(export )?(async )?(function|class|const) ${name}\\b`, 'm').test(text.get(f)));
 const writer = definer('writeKeptRuns');
 
 const reach = (from, edges) => {

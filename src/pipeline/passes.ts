@@ -1,12 +1,13 @@
 import { TadpoleError } from '../core/errors.js';
 import { isKept, type Cut } from '../cut/exact.js';
 import { SpillReader } from '../cut/spill.js';
-import type { Doc, Triage } from '../io/documents.js';
+import type { Doc, ReaderOptions, Triage } from '../io/documents.js';
+import type { Sink } from '../io/sink.js';
 import { DocIndexReader } from './doc-index.js';
 import { nextIndexedDoc, type IndexedDoc } from './indexed-doc.js';
 import { KeptTriage } from './kept-triage.js';
 import type { KeepTally } from './keep-tally.js';
-import { writeKeptRuns, type RunWriter } from './runs.js';
+import type { OutFormat } from './out-format.js';
 
 /** One document's spill records in pass 2, and the global id of its first segment. */
 export interface SegmentedDoc extends IndexedDoc {
@@ -87,4 +88,102 @@ export async function writeKept(writer: RunWriter, doc: Doc, seg: DocSegments, c
   const { spans, bounds } = any ? seg.spansAndBounds() : NO_SPANS;
   await writeKeptRuns(writer, doc, spans, bounds, kept, seg.sentences, seg.bytes, tally);
   tally.documents.total++;
+}
+
+/** A maximal run of consecutive kept segments of one document. */
+export interface KeptRun {
+  doc: Doc;
+  /** Character offsets into doc.text: first kept sentence start .. last kept sentence end. */
+  start: number;
+  end: number;
+  firstSegment: number;
+  lastSegment: number;
+}
+
+/**
+ * Writes runs: only text that was in the input, byte for byte.
+ * text: runs separated by a blank line; --doc-per-line: one run per line;
+ * jsonl: one record per run, the input record's other fields carried through, plus
+ * "tadpole": { doc, segments: [first, last] } (segment ordinals within the document); a run
+ * of a plain-text document also names its source: "tadpole": { file, line, ... }.
+ */
+export class RunWriter {
+  constructor(
+    private sink: Sink,
+    private reader: ReaderOptions,
+    private format: OutFormat = 'input',
+    /** False when text was written before this writer's output (a later shard, a resumed run): separators continue. */
+    private first = true,
+  ) {}
+
+  /** True until the first run is written (saved in checkpoints). */
+  get atStart(): boolean {
+    return this.first;
+  }
+
+  /**
+   * Whether the first run this writer wrote was a text block (which a writer that had
+   * written before would have preceded by a blank line): parts written apart and joined
+   * later (run/range-filter.ts) add that separator when they are joined.
+   */
+  startedWithBlock = false;
+
+  async write(run: KeptRun, extra?: Record<string, unknown>): Promise<void> {
+    const text = run.doc.text.slice(run.start, run.end);
+    const asRecord = this.format === 'jsonl' || (this.format === 'input' && run.doc.fields !== undefined);
+    if (asRecord) {
+      const source = run.doc.fields === undefined ? { file: run.doc.file, line: run.doc.line } : {};
+      const rec = { ...(run.doc.fields ?? {}), [this.reader.textField]: text, tadpole: { doc: run.doc.ordinal, ...source, segments: [run.firstSegment, run.lastSegment], ...extra } };
+      await this.sink.write(JSON.stringify(rec) + '\n');
+    } else if (this.reader.docPerLine && run.doc.fields === undefined) {
+      await this.sink.write(text + '\n');
+    } else {
+      if (this.first) this.startedWithBlock = true;
+      await this.sink.write(this.first ? text + '\n' : '\n' + text + '\n');
+    }
+    this.first = false;
+  }
+}
+
+/**
+ * Writes one document's maximal runs of consecutive kept segments, each as one input span,
+ * and tallies segments, sentences and bytes. `bounds` is flat [firstSentence, count] per
+ * segment; kept[s], sentences[s] and bytes[s] describe segment s. documents.total is the
+ * caller's to count (not every caller reaches here for every document).
+ */
+async function writeKeptRuns(
+  writer: RunWriter,
+  doc: Doc,
+  spans: number[],
+  bounds: number[],
+  kept: Uint8Array,
+  sentences: ArrayLike<number>,
+  bytes: ArrayLike<number>,
+  tally: KeepTally,
+): Promise<void> {
+  const n = kept.length;
+  let runFirst = -1;
+  let any = false;
+  for (let s = 0; s <= n; s++) {
+    if (s < n) {
+      tally.segments.total++;
+      tally.sentences.total += sentences[s]!;
+      tally.bytes.total += bytes[s]!;
+      if (kept[s]) {
+        tally.segments.kept++;
+        tally.sentences.kept += sentences[s]!;
+        tally.bytes.kept += bytes[s]!;
+        any = true;
+        if (runFirst < 0) runFirst = s;
+        continue;
+      }
+    }
+    if (runFirst >= 0) {
+      const firstSentence = bounds[2 * runFirst]!;
+      const lastSentence = bounds[2 * (s - 1)]! + bounds[2 * (s - 1) + 1]! - 1;
+      await writer.write({ doc, start: spans[2 * firstSentence]!, end: spans[2 * lastSentence + 1]!, firstSegment: runFirst, lastSegment: s - 1 });
+      runFirst = -1;
+    }
+  }
+  if (any) tally.documents.withKept++;
 }
