@@ -31,6 +31,10 @@
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
 // largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit. A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
+// pur:{"cand":3,"k":10,"drop":0.3,"avoidShare":0.05,"ref":"task"} refits the default with the
+// sample's most task-like segments (cand x the share kept) whose k nearest segments are mostly
+// not such segments (or, with ref "task", mostly not task pieces) avoided (tried, rejected:
+// docs/research.md, "Scarce domains").
 // env: KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -445,6 +449,64 @@ for (const name of names) {
         model = await fitModel({ method: o.base, task, general, seed: seed + r + 1, options: o.options });
         await trace(`round ${r + 1}`, top);
       }
+      return scoreWith(m, model);
+    }
+    // pur:{...} (research): the negatives the cut itself finds. The default is fitted; the
+    // sample's segments it ranks most task-like (cand x the share kept) are the candidates;
+    // each candidate's k nearest segments of the whole sample (cosine on an LSA of task + sample)
+    // are counted: a candidate whose neighbours are mostly not candidates is the task-like tail
+    // of a larger kind of text, one whose neighbours are candidates is a kind of its own. The
+    // candidates under `drop` of candidate neighbours are avoided (fit --avoid, avoidShare) in a refit.
+    if (m.startsWith('pur:')) {
+      const o = { cand: 3, k: 10, drop: 0.3, dims: 100, avoidShare: 0.05, ...JSON.parse(m.slice(4)) };
+      const first = await scored('contrast');
+      const sc = await openScorer(first.model);
+      const gscores = Float64Array.from(await sc.score(c.general));
+      await sc.dispose();
+      const means = segmentMeans(c.general, gscores, c.generalGroups);
+      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      const nCand = Math.max(o.k + 1, Math.round(o.cand * spec.keep * order.length));
+      const candSet = new Set(order.slice(0, nCand));
+      const lsa = Lsa.fit([...c.task, ...c.general], { dims: o.dims, seed: spec.seed });
+      const segIds = order;
+      // ref "task": the neighbours are drawn from the sample's segments and the task's pieces
+      // of 15 sentences, and a candidate's figure is the share of them that are task pieces.
+      const taskPieces = [];
+      if (o.ref === 'task') for (let i = 0; i < c.task.length; i += 15) taskPieces.push(c.task.slice(i, i + 15).join(' '));
+      const texts = [...segIds.map((g) => means.get(g).sentences.map((i) => c.general[i]).join(' ')), ...taskPieces];
+      const vec = lsa.transform(texts);
+      const d = lsa.dims;
+      const purity = new Map();
+      for (let a = 0; a < nCand; a++) {
+        const sims = [];
+        for (let b = 0; b < texts.length; b++) {
+          if (b === a) continue;
+          let dot = 0;
+          for (let j = 0; j < d; j++) dot += vec[a * d + j] * vec[b * d + j];
+          sims.push([dot, b]);
+        }
+        sims.sort((x, y) => y[0] - x[0]);
+        let inC = 0;
+        for (let t = 0; t < o.k; t++) if (o.ref === 'task' ? sims[t][1] >= segIds.length : candSet.has(segIds[sims[t][1]])) inC++;
+        purity.set(segIds[a], inC / o.k);
+      }
+      const avoidSegs = [...purity].filter(([, p]) => p < o.drop).map(([g]) => g);
+      // What purity tells apart: in-domain candidates against the rest (labels for the report only).
+      if (!c.textIn) {
+        c.textIn = new Map();
+        let at = 0;
+        for (const [l, n] of c.segs) { for (let j = 0; j < n; j++) c.textIn.set(c.sentences[at + j], l === c.inIdx); at += n; }
+      }
+      const isIn = (g) => { const ss = means.get(g).sentences; return ss.filter((i) => c.textIn.get(c.general[i])).length * 2 > ss.length; };
+      const inP = [...purity].filter(([g]) => isIn(g)).map(([, p]) => p);
+      const outP = [...purity].filter(([g]) => !isIn(g)).map(([, p]) => p);
+      const mean = (xs) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : NaN);
+      const avIn = avoidSegs.filter(isIn).length;
+      console.log(`  pur ${name}: ${nCand} candidates (${inP.length} in-domain), purity in ${mean(inP).toFixed(2)} out ${mean(outP).toFixed(2)}; avoided ${avoidSegs.length} (${avIn} in-domain)`);
+      if (avoidSegs.length === 0) { cache.set(m, first); return first; }
+      const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare }, spec.keep);
+      const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
     const [method, json] = m.split(/:(.*)/s);
