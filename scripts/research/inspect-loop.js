@@ -6,7 +6,7 @@
 // and minimum. The keep counts sentences, as the figures in docs/benchmarks/task-share.md were
 // measured (KEEPBY=bytes for filter's default).
 //
-// usage: [OOD=0.5] [KEEPBY=sentences] node scripts/research/inspect-loop.js corpora/suite/*.json corpora/suite-check/*.json ...
+// usage: [OOD=0.5] [KEEPBY=sentences] [LOOP_GROUPS=12] [LOOP_LIKE=6] node scripts/research/inspect-loop.js corpora/suite/*.json corpora/suite-check/*.json ...
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { runEval } from '../../dist/eval/run.js';
 import { defaultEngineWith } from '../../dist/eval/engine-default.js';
 
 const ood = Number(process.env.OOD ?? 0.5);
-const method = { name: 'contrast', title: 'default + inspect --task + --avoid', avoidKeptGroups: { groups: 6, outOfDomain: ood, sentences: 200 } };
+const method = { name: 'contrast', title: 'default + inspect --task + --avoid', avoidKeptGroups: { groups: Number(process.env.LOOP_GROUPS ?? 12), outOfDomain: ood, sentences: 200, ...(process.env.LOOP_LIKE ? { likeGroups: Number(process.env.LOOP_LIKE) } : {}) } };
 const rows = [];
 const pct = (x) => (100 * x).toFixed(1);
 for (const file of process.argv.slice(2)) {

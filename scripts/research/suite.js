@@ -178,6 +178,13 @@ function keptCharShare(scores, c, keep, cut, spec) {
   const kept = process.env.QUOTA || cut.startsWith('q:') ? quotaKept(scores, c, keep, cut, spec) : keptSegments(scores, c.segs, keep, cut, c.lens);
   let all = 0;
   let inDomain = 0;
+  // BYLABEL=1: the kept characters' share by source label (research).
+  if (process.env.BYLABEL) {
+    const by = new Map();
+    let n = 0;
+    c.segs.forEach(([l, , bytes], i) => { if (kept[i]) { by.set(c.labels[l], (by.get(c.labels[l]) ?? 0) + bytes); n += bytes; } });
+    console.log(`  by label: ${[...by].sort((a, b) => b[1] - a[1]).map(([l, b]) => `${l} ${(100 * b / n).toFixed(1)}%`).join(', ')}`);
+  }
   c.segs.forEach(([l, , bytes], i) => {
     if (!kept[i]) return;
     all += bytes;

@@ -14,7 +14,7 @@ const spec: CommandSpec = {
   usage: 'tadpole inspect [FILE... | -] [--groups N] [--task FILE...] [--write-groups DIR] [--json]',
   positionalInputs: true,
   flags: [
-    { name: 'groups', min: 1, type: 'int', arg: 'N', default: 6, help: 'Groups to form (fewer when the text has fewer pieces)' },
+    { name: 'groups', min: 1, type: 'int', arg: 'N', default: 12, help: 'Groups to form (fewer when the text has fewer pieces); with --task, half of them for the task-like pieces' },
     { name: 'sample', min: 1, type: 'int', arg: 'N', default: 10000, help: 'Read a seeded sample of N sentences in 15-sentence pieces, spread over the input (plain files are seeked into, not read whole)' },
     { name: 'examples', min: 0, type: 'int', arg: 'N', default: 3, help: 'Example sentences per group (from the pieces nearest its centre)' },
     { name: 'task', role: 'input', type: 'list', arg: 'FILE...', help: "Your task's text: the pieces whose words the task does not use are grouped apart and the groups come least task-like first, each saying whether it reads like the task and how to --avoid it; also each group's share of the task's sentences" },

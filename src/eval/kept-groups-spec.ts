@@ -6,6 +6,8 @@ export interface KeptGroupsSpec {
   outOfDomain: number;
   /** Sentences drawn from the avoided groups (fit --avoid). */
   sentences: number;
+  /** Groups for the task-like pieces (groupText's likeGroups; default half of groups). */
+  likeGroups?: number;
 }
 
-export const KEPT_GROUPS_DEFAULTS: KeptGroupsSpec = { groups: 6, outOfDomain: 0.75, sentences: 200 };
+export const KEPT_GROUPS_DEFAULTS: KeptGroupsSpec = { groups: 12, outOfDomain: 0.75, sentences: 200 };

@@ -57,7 +57,7 @@ export function pickKeptGroups(sentences: readonly string[], seg: { weights: Flo
     at += n;
   }
   if (text.length === 0) return { groups: [], avoided: [], avoid: [] };
-  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0, ...(task?.length ? { taskWords: taskWords(task, seed) } : {}) });
+  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0, ...(task?.length ? { taskWords: taskWords(task, seed) } : {}), ...(spec.likeGroups !== undefined ? { likeGroups: spec.likeGroups } : {}) });
   const summary = groups.map((g) => {
     let out = 0;
     for (const k of g.indices) if (!inDomain[k]) out += (text[k] as string).length;

@@ -221,6 +221,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
       if (!(Number.isInteger(full.groups) && full.groups >= 1)) throw bad(where, `"groups" must be a positive integer, got ${full.groups}`);
       if (!(full.outOfDomain > 0 && full.outOfDomain <= 1)) throw bad(where, `"outOfDomain" must be in (0, 1], got ${full.outOfDomain}`);
       if (!(Number.isInteger(full.sentences) && full.sentences >= 1)) throw bad(where, `"sentences" must be a positive integer, got ${full.sentences}`);
+      if (full.likeGroups !== undefined && !(Number.isInteger(full.likeGroups) && full.likeGroups >= 1 && full.likeGroups < full.groups)) throw bad(where, `"likeGroups" must be a positive integer under "groups", got ${full.likeGroups}`);
       avoidKeptGroups = full;
     }
     return { ...m, ...(embedder ? { embedder } : {}), ...(avoid ? { avoid } : {}), ...(avoidKeptGroups ? { avoidKeptGroups } : {}) };

@@ -25,10 +25,16 @@ export interface GroupOptions {
   reference?: readonly string[];
   /**
    * The task's words (task-words.ts): the pieces unlike the task are grouped apart from the
-   * rest (all groups but one go to them, so a kind of text that is 2% of the whole is not
-   * merged into a large task-like group), and the groups come least task-like first.
+   * rest (half the groups go to them, so a kind of text that is 2% of the whole is not merged
+   * into a large task-like group), and the groups come least task-like first.
    */
   taskWords?: TaskWords;
+  /**
+   * With taskWords: groups for the task-like pieces (default half of `groups`, rounded down),
+   * the rest for the unlike ones. One task-like group hides what the kept bulk holds besides
+   * the task's text; split, it shows it (docs/benchmarks/task-share.md, "The loop").
+   */
+  likeGroups?: number;
 }
 
 export interface TextGroup {
@@ -59,12 +65,19 @@ export interface TextGroup {
   /**
    * With taskWords: 'unlike' when most of it is in pieces whose words the task rarely uses and,
    * as a whole, it is written unlike nearly all of the task's own pieces (its style over theirs
-   * at THRESHOLD_QUANTILE): another kind of text. 'off-topic' when its words are
+   * at THRESHOLD_QUANTILE), in UNLIKE_MIN_PIECES pieces or more: another kind of text. 'off-topic' when its words are
    * rare to the task but it is written as the task is (the task's kind of text on topics its
    * sample lacks). Else 'task-like'.
    */
   verdict?: 'unlike' | 'off-topic' | 'task-like';
 }
+
+/**
+ * The fewest pieces a group called 'unlike' has: the style of a group of one or two pieces is
+ * hardly more than one piece's, which 2.5% of the task's own pieces pass, and with several small
+ * groups one of them would, on the task's own kind of text (the demo's kept abstracts did).
+ */
+const UNLIKE_MIN_PIECES = 3;
 
 /** An example longer than this is cut with an ellipsis: a line of the report, not a page. */
 const EXAMPLE_CHARS = 160;
@@ -101,12 +114,12 @@ function normalise(rows: Float64Array, p: number, d: number): void {
 
 /**
  * Spherical k-means on the pieces, or, with pieces both unlike and like the task, on each side
- * apart: groups - 1 for the unlike pieces (as many as there are), grouped on an LSA of their own
+ * apart: groups - likeGroups for the unlike pieces (as many as there are), grouped on an LSA of their own
  * sentences (an LSA of the whole is spent on the task-like bulk's topics, where two small kinds
  * of text share a direction), the rest for the others. Centroids and similarities are then
  * those of the whole's rows, so the task's sentences can be placed among every group.
  */
-function cluster(sentences: readonly string[], pieceOf: ArrayLike<number>, whole: { rows: Float64Array; d: number }, n: number, groups: number, seed: number, unlike: Uint8Array | undefined): KMeansResult {
+function cluster(sentences: readonly string[], pieceOf: ArrayLike<number>, whole: { rows: Float64Array; d: number }, n: number, groups: number, seed: number, unlike: Uint8Array | undefined, likeGroups: number): KMeansResult {
   const { rows, d } = whole;
   const off = unlike ? Array.from({ length: n }, (_, p) => p).filter((p) => unlike[p] === 1) : [];
   const like = unlike ? Array.from({ length: n }, (_, p) => p).filter((p) => unlike[p] !== 1) : [];
@@ -125,7 +138,7 @@ function cluster(sentences: readonly string[], pieceOf: ArrayLike<number>, whole
     }
   });
   const offRows = pieceRows(offSentences, offPiece, off.length, seed);
-  const offRun = sphericalKMeans(offRows.rows, off.length, offRows.d, Math.min(groups - 1, off.length), seed);
+  const offRun = sphericalKMeans(offRows.rows, off.length, offRows.d, Math.max(1, Math.min(groups - Math.min(likeGroups, like.length), off.length)), seed);
   off.forEach((p, i) => (assign[p] = offRun.assign[i] as number));
   const kOff = offRun.centroids.length / offRows.d;
   // The task-like side, on the whole's rows.
@@ -164,7 +177,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
     const tw = opts.taskWords;
     unlike = Uint8Array.from(own, (ss) => (tw.surpriseOf(ss) > tw.threshold ? 1 : 0));
   }
-  const { assign, similarity, centroids } = cluster(sentences, pieceOf, whole, n, opts.groups, opts.seed, unlike);
+  const { assign, similarity, centroids } = cluster(sentences, pieceOf, whole, n, opts.groups, opts.seed, unlike, opts.likeGroups ?? Math.max(1, Math.floor(opts.groups / 2)));
   const k0 = centroids.length / d;
   const referenceCount = new Float64Array(k0);
   if (opts.reference?.length) {
@@ -234,7 +247,8 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         const share = chars > 0 ? offChars / chars : 0;
         // The group's style as a whole against the task's pieces': pooled, it varies less than one piece's, so over their THRESHOLD_QUANTILE is by a margin.
         const style = tw.styleOf(own);
-        byTask = { surprise: tw.surpriseOf(own), unlike: share, style, verdict: share < 0.5 ? 'task-like' : style > tw.styleThreshold ? 'unlike' : 'off-topic' };
+        const otherKind = style > tw.styleThreshold && groupPieces.length >= UNLIKE_MIN_PIECES;
+        byTask = { surprise: tw.surpriseOf(own), unlike: share, style, verdict: share < 0.5 ? 'task-like' : otherKind ? 'unlike' : 'off-topic' };
       }
       let meanScore: number | undefined;
       if (opts.scores) meanScore = idx.reduce((a, i) => a + (opts.scores?.[i] as number), 0) / idx.length;

@@ -108,12 +108,12 @@ describe.skipIf(!sharedDir())('inspect, then fit --avoid (real text)', () => {
       const inspect = await runMain(['inspect', keptPlain, '--task', task, '--doc-per-line', '--write-groups', groupsDir]);
       expect(inspect.code, inspect.stderr).toBe(0);
       const reportText = inspect.stdout.toString();
-      expect(reportText).toMatch(/^\d+ sentences in \d+ pieces \(all of it\), 6 groups; \d+ task sentences placed among them/);
+      expect(reportText).toMatch(/^\d+ sentences in \d+ pieces \(all of it\), 12 groups; \d+ task sentences placed among them/);
       expect(reportText).toMatch(/group 1 {2}\d+\.\d% of the text {2}\(\d+ pieces, \d+ sentences\) {2}task \d+\.\d%\n {2}words: /);
-      expect(inspect.stderr).toMatch(/wrote 6 group files to/);
+      expect(inspect.stderr).toMatch(/wrote 12 group files to/);
 
       const avoid: string[] = [];
-      for (let g = 1; g <= 6; g++) {
+      for (let g = 1; g <= 12; g++) {
         const file = join(groupsDir, `group-${g}.txt`);
         expect(existsSync(file)).toBe(true);
         const lines = readFileSync(file, 'utf8').trim().split('\n');

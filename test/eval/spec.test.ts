@@ -46,7 +46,7 @@ describe('normalizeSpec', () => {
     expect(normalizeSpec({ ...base, sources, methods: [{ name: 'contrast', avoid: { ...fromMix, ...split('held-out') } }] }).methods[0]!.avoid!.split).toEqual({ every: 4, part: 'held-out' });
   });
   it('takes the inspect + --avoid loop (avoidKeptGroups) for the default fit only, with its defaults filled in', () => {
-    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: {} }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 6, outOfDomain: 0.75, sentences: 200 });
+    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: {} }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 12, outOfDomain: 0.75, sentences: 200 });
     expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 4 } }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 4, outOfDomain: 0.75, sentences: 200 });
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'dsir', avoidKeptGroups: {} }] })).toThrow(/methods\[0\]\.avoidKeptGroups.*only the default fit/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 0 } }] })).toThrow(/"groups" must be a positive integer/);

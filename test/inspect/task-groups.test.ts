@@ -58,7 +58,8 @@ describe.skipIf(!sharedDir())('groups of a kept text, least task-like first (rea
   it('sets the two small kinds of text apart as their own groups, first, and calls the rest task-like', () => {
     const { sentences, unit, source, task } = keptText();
     const words = taskWords(task, 0);
-    const groups = groupText(sentences, unit, { groups: 6, seed: 0, taskWords: words, reference: task });
+    // inspect's default: 12 groups, half of them for the task-like pieces.
+    const groups = groupText(sentences, unit, { groups: 12, seed: 0, taskWords: words, reference: task });
     const chars = (g: { indices: number[] }, f: (s: string) => boolean) => g.indices.reduce((a, i) => a + (f(source[i] as string) ? (sentences[i] as string).length : 0), 0);
     const off = groups.map((g) => chars(g, (s) => s !== 'bio') / g.chars);
     // Ranked by how unlike the task, not by size: the groups come in falling surprise.
@@ -70,8 +71,8 @@ describe.skipIf(!sharedDir())('groups of a kept text, least task-like first (rea
       expect(groups[i]!.unlike).toBeGreaterThan(0.5);
       expect(rarer(groups[i]!.surprise!, words)).toBeGreaterThan(2);
     }
-    // The leaflets are another kind of text (written to "you", not as an abstract): the first group is called unlike the task.
-    expect(groups[0]!.verdict).toBe('unlike');
+    // The leaflets are another kind of text (written to "you", not as an abstract): a group among the first three is called unlike the task.
+    expect(groups.slice(0, 3).some((g) => g.verdict === 'unlike')).toBe(true);
     // Whatever is called unlike is mostly off-domain: no --avoid is offered for MEDLINE abstracts on topics the task lacks.
     for (const [i, g] of groups.entries()) if (g.verdict === 'unlike') expect(off[i]).toBeGreaterThan(0.75);
     expect(groups.filter((g) => g.verdict === 'unlike').reduce((a, g) => a + g.share, 0)).toBeLessThan(0.06);
@@ -85,12 +86,13 @@ describe.skipIf(!sharedDir())('groups of a kept text, least task-like first (rea
       const flagged = groups.filter((g) => g.unlike! >= 0.5).reduce((a, g) => a + chars(g, (s) => s === kind), 0);
       expect(flagged / all).toBeGreaterThan(0.6);
     }
-    // The bulk of the domain is one task-like group, last, and says so.
-    const last = groups[groups.length - 1]!;
-    expect(last.share).toBeGreaterThan(0.6);
-    expect(last.unlike).toBeLessThan(0.5);
-    expect(last.verdict).toBe('task-like');
-    expect(chars(last, (s) => s === 'bio') / last.chars).toBeGreaterThan(0.97);
+    // The bulk of the domain is in the task-like groups, which come last and say so.
+    const like = groups.filter((g) => g.verdict === 'task-like');
+    expect(groups.slice(-like.length)).toEqual(like);
+    expect(like.reduce((a, g) => a + g.share, 0)).toBeGreaterThan(0.6);
+    for (const g of like) expect(g.unlike).toBeLessThan(0.5);
+    const likeChars = like.reduce((a, g) => a + g.chars, 0);
+    expect(like.reduce((a, g) => a + chars(g, (s) => s === 'bio'), 0) / likeChars).toBeGreaterThan(0.97);
   }, 120_000);
 });
 
