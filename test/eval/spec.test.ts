@@ -52,6 +52,8 @@ describe('normalizeSpec', () => {
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 0 } }] })).toThrow(/"groups" must be a positive integer/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { outOfDomain: 1.5 } }] })).toThrow(/"outOfDomain" must be in \(0, 1\]/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { sentences: 2.5 } }] })).toThrow(/"sentences" must be a positive integer/);
+    expect(normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 6, likeGroups: 1 } }] }).methods[0]!.avoidKeptGroups).toEqual({ groups: 6, outOfDomain: 0.75, sentences: 200, likeGroups: 1 });
+    expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: { groups: 6, likeGroups: 6 } }] })).toThrow(/"likeGroups" must be a positive integer under "groups"/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoidKeptGroups: 3 }] })).toThrow(/must be an object/);
     expect(() => normalizeSpec({ ...base, methods: [{ name: 'contrast', avoid: { files: ['/x/p.jsonl'], format: 'jsonl-text' }, avoidKeptGroups: {} }] })).toThrow(/"avoid" or "avoidKeptGroups", not both/);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupText } from '../../src/inspect/groups.js';
 import { Rng } from '../../src/core/rng.js';
+import { taskWords } from '../../src/inspect/task-words.js';
 
 const COOKING = 'oven flour butter sugar dough bake knead yeast whisk simmer garlic onion recipe skillet'.split(' ');
 const HOCKEY = 'goalie puck period skate rink penalty power play scored assist rangers hartford faceoff slapshot'.split(' ');
@@ -73,5 +74,29 @@ describe('groupText', () => {
     expect(groups[0]?.examples[0]?.endsWith('…')).toBe(true);
     expect(() => groupText(['a b'], [], { groups: 1, seed: 0 })).toThrow(/one piece id per sentence/);
     expect(() => groupText(['a b'], [0], { groups: 0, seed: 0 })).toThrow(/at least 1/);
+  });
+});
+
+describe('groupText with the task', () => {
+  const KINASE = 'kinase receptor protein binds phosphorylation enzyme substrate ligand domain signalling'.split(' ');
+  const INSULIN = 'insulin glucose pancreas diabetes plasma secretion beta islet fasting hormone'.split(' ');
+  const NEURON = 'neuron synapse axon dendrite cortex firing spike membrane potential channel'.split(' ');
+  // The task talks of all three biomedical topics, its sentences interleaved (its word model is
+  // fitted on one half of them); the text adds cooking and hockey pieces.
+  const own = [KINASE, INSULIN, NEURON].map((v, i) => pieces(v, 8, 10 + i, 0).sentences);
+  const task = own[0]!.flatMap((_, j) => own.map((o) => o[j] as string));
+  const parts = [pieces(KINASE, 10, 20, 0), pieces(INSULIN, 10, 21, 10), pieces(NEURON, 10, 22, 20), pieces(COOKING, 10, 23, 30), pieces(HOCKEY, 10, 24, 40)];
+  const sentences = parts.flatMap((p) => p.sentences);
+  const unit = parts.flatMap((p) => p.unit);
+  const taskLikeGroups = (likeGroups: number | undefined, groups: number) =>
+    groupText(sentences, unit, { groups, seed: 0, taskWords: taskWords(task, 0), ...(likeGroups !== undefined ? { likeGroups } : {}) }).filter((g) => g.unlike! < 0.5);
+
+  it('gives likeGroups of the groups to the task-like pieces, half of them by default', () => {
+    expect(taskLikeGroups(1, 6)).toHaveLength(1);
+    expect(taskLikeGroups(3, 6)).toHaveLength(3);
+    expect(taskLikeGroups(undefined, 6)).toHaveLength(3);
+    // Three task-like groups part the three topics the task talks of.
+    const words = taskLikeGroups(3, 6).map((g) => new Set(g.sentences.flatMap((s) => s.split(/\W+/))));
+    for (const v of [KINASE, INSULIN, NEURON]) expect(words.filter((w) => v.some((x) => w.has(x))).length).toBe(1);
   });
 });
