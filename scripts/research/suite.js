@@ -31,6 +31,7 @@
 // sentences of the groups at least 75% out of domain avoided (KEPT_GROUPS_PICK=one: the
 // largest only; all: every one); KEPT_GROUPS_ROUNDS=2 looks again at the refit. A cut `@q:K:CAP[:doc]` (or env QUOTA=K:CAP) keeps the best
 // segments with no task cluster taking more than CAP x its share of the task (rejected).
+// env BYLABEL=1 prints each method's kept characters by source label.
 // pur:{"cand":3,"k":10,"drop":0.3,"avoidShare":0.05,"ref":"task"} refits the default with the
 // sample's most task-like segments (cand x the share kept) whose k nearest segments are mostly
 // not such segments (or, with ref "task", mostly not task pieces) avoided (tried, rejected:
