@@ -8,14 +8,13 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
-import { loadSpec } from '../../dist/eval/spec.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';
 import { optionsWithKeep } from '../../dist/model/complete.js';
-import { inDomainShare, shareSpecCopy } from './suite-cache.js';
+import { inDomainShare, loadSuiteSpec } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -23,8 +22,7 @@ const [name, m, nEx = '6'] = process.argv.slice(2);
 const SUITE_DIR = process.env.SUITE_DIR ?? join(ROOT, 'corpora/suite');
 const specPath = join(SUITE_DIR, `${name}.json`);
 // keep "share" (the scarce suite): the in-domain share of the mix's sentences, set below from the cache.
-const keepShare = JSON.parse(readFileSync(specPath, 'utf8')).keep === 'share';
-const spec = await loadSpec(keepShare ? shareSpecCopy(specPath) : specPath);
+const { spec, keepShare } = await loadSuiteSpec(specPath);
 // suite.js keys its cache directories `${spec.name}-${key}`: take the newest for this spec.
 const base = join(tmpdir(), 'tadpole-research', 'suite');
 const dir = readdirSync(base)

@@ -10,23 +10,20 @@
 //   SUITE_DIR=corpora/suite-check reads another suite's specs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSpec } from '../../dist/eval/spec.js';
 import { segmentScores } from '../../dist/pipeline/segments.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitLogistic, CLASSIFIER_DEFAULTS } from '../../dist/select/classifier.js';
 import { NgramHasher } from '../../dist/text/fast-ngrams.js';
-import { cacheDir, shareSpecCopy, specNames } from './suite-cache.js';
+import { loadSuiteSpec, sampleCacheDir, specNames } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const [asLabel, extra] = (process.env.AS ?? ':').split(':');
 
 for (const { name, file } of specNames(process.argv.slice(2))) {
   // keep "share" (the scarce suite): the in-domain share of the mix's sentences, as suite.js keeps.
-  const keepShare = JSON.parse(readFileSync(file, 'utf8')).keep === 'share';
-  const spec = await loadSpec(keepShare ? shareSpecCopy(file) : file);
+  const { spec, keepShare } = await loadSuiteSpec(file);
   // The mix suite.js cached (SAMPLE as suite.js was given it): run suite.js on it first.
-  const sampleSize = Number(process.env.SAMPLE ?? 20000);
-  const dir = cacheDir(sampleSize === 20000 ? spec : { ...spec, cacheSample: sampleSize });
+  const dir = sampleCacheDir(spec);
   const docLabel = readFileSync(join(dir, 'mix.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).source);
   const inDomain = (l) => l === spec.inDomain || (asLabel === spec.inDomain && l === extra);
   const sentences = [];

@@ -27,6 +27,21 @@ export function shareSpecCopy(path) {
   return out;
 }
 
+/**
+ * A suite spec and whether it keeps "share" (the scarce suite: the in-domain share of the mix's
+ * sentences, known once the mix is built; loaded from shareSpecCopy meanwhile).
+ */
+export async function loadSuiteSpec(path) {
+  const keepShare = JSON.parse(readFileSync(path, 'utf8')).keep === 'share';
+  return { spec: await loadSpec(keepShare ? shareSpecCopy(path) : path), keepShare };
+}
+
+/** The cache folder of a spec's mix with the general sample SAMPLE asks for (default 20,000 sentences). */
+export function sampleCacheDir(spec) {
+  const sampleSize = Number(process.env.SAMPLE ?? 20000);
+  return cacheDir(sampleSize === 20000 ? spec : { ...spec, cacheSample: sampleSize });
+}
+
 /** The in-domain share of a cached mix's sentences (what a keep-"share" spec keeps). */
 export function inDomainShare(c) {
   let inS = 0;

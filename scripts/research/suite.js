@@ -40,7 +40,6 @@
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSpec } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
@@ -58,7 +57,7 @@ import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-word
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
-import { cacheDir, inDomainShare, shareSpecCopy, taskInForm } from './suite-cache.js';
+import { cacheDir, inDomainShare, loadSuiteSpec, sampleCacheDir, taskInForm } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -66,7 +65,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 async function load(spec) {
   // SAMPLE=n: a general sample of n sentences in the cache (default 20,000), for GENERAL above 20,000.
   const sampleSize = Number(process.env.SAMPLE ?? 20000);
-  const dir = cacheDir(sampleSize === 20000 ? spec : { ...spec, cacheSample: sampleSize });
+  const dir = sampleCacheDir(spec);
   const meta = join(dir, 'cache.json');
   if (existsSync(meta)) return JSON.parse(readFileSync(meta, 'utf8'));
   mkdirSync(dir, { recursive: true });
@@ -207,8 +206,7 @@ const results = methods.map(() => []);
 for (const name of names) {
   const specPath = join(SUITE_DIR, `${name}.json`);
   // keep "share" (the scarce suite): keep the in-domain share of the mix's sentences, known once the mix is built.
-  const keepShare = JSON.parse(readFileSync(specPath, 'utf8')).keep === 'share';
-  const spec = await loadSpec(keepShare ? shareSpecCopy(specPath) : specPath);
+  const { spec, keepShare } = await loadSuiteSpec(specPath);
   // RAW=task: the task as its dataset has it (its `normalize` dropped); RAW=corpus: the mix's
   // in-domain sources left raw, the task normalised (the format trap); RAW=others:
   // the task and every other source raw; RAW=label:L: the sources labelled L raw.
