@@ -148,8 +148,8 @@ export class RunWriter {
 /**
  * Writes one document's maximal runs of consecutive kept segments, each as one input span,
  * and tallies segments, sentences and bytes. `bounds` is flat [firstSentence, count] per
- * segment; kept[s], sentences[s] and bytes[s] describe segment s. documents.total is the
- * caller's to count (not every caller reaches here for every document).
+ * segment; kept[s], sentences[s] and bytes[s] describe segment s. documents.total is
+ * writeKept's to count.
  */
 async function writeKeptRuns(
   writer: RunWriter,
