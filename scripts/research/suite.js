@@ -515,6 +515,37 @@ for (const name of names) {
       const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
+    // bnd:{"lo":1,"hi":3,"cap":1,"avoidShare":0.05} (research): a second fit on the first cut's
+    // boundary. The default is fitted; the sample's segments it ranks just past the share kept
+    // (from lo x to hi x the keep, by sentences, at most cap of the sample) are avoided (fit --avoid) in a refit, so the
+    // refit learns what sets the kept side apart from the text that nearly made it.
+    if (m.startsWith('bnd:')) {
+      const o = { lo: 1, hi: 3, avoidShare: 0.05, ...JSON.parse(m.slice(4)) };
+      const first = await scored('contrast');
+      const sc = await openScorer(first.model);
+      const gscores = Float64Array.from(await sc.score(c.general));
+      await sc.dispose();
+      const means = segmentMeans(c.general, gscores, c.generalGroups);
+      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      const avoidSegs = [];
+      let n = 0;
+      for (const g of order) {
+        const k = means.get(g).sentences.length;
+        if (n >= o.lo * spec.keep * c.general.length && n < Math.min(o.hi * spec.keep, o.cap ?? 1) * c.general.length) avoidSegs.push(g);
+        n += k;
+      }
+      if (!c.textIn) {
+        c.textIn = new Map();
+        let at = 0;
+        for (const [l, nn] of c.segs) { for (let j = 0; j < nn; j++) c.textIn.set(c.sentences[at + j], l === c.inIdx); at += nn; }
+      }
+      const isIn = (g) => { const ss = means.get(g).sentences; return ss.filter((i) => c.textIn.get(c.general[i])).length * 2 > ss.length; };
+      console.log(`  bnd ${name}: avoided ${avoidSegs.length} segments (${avoidSegs.filter(isIn).length} in-domain)`);
+      const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare }, spec.keep);
+      const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
+      return scoreWith(m, model);
+    }
     const [method, json] = m.split(/:(.*)/s);
     // An `embedder` option ({"kind":"onnx","modelDir":...}) goes to the fit, not the method.
     const { embedder, ...given } = json ? JSON.parse(json) : {};

@@ -6,6 +6,7 @@
 import { describeArtefacts, type TaskArtefact } from '../select/artefacts.js';
 import { autoChoiceOf, describeChoice, describeChoiceInWords, heldOutOf } from '../select/auto.js';
 import { describeAvoid, type AvoidRecord } from '../select/avoid.js';
+import { describeBoundary, type BoundaryRecord } from '../select/boundary.js';
 import type { SelfTrainingRecord } from '../select/self-training.js';
 import { describeFunctionWords, type FunctionWordFigures } from '../select/telegraphic.js';
 import { SAMPLE_FULL_KEEP } from './complete.js';
@@ -33,6 +34,8 @@ export interface ModelSummary {
   selfTraining?: SelfTrainingRecord;
   functionWords?: FunctionWordFigures;
   avoid?: AvoidRecord;
+  /** The second self-training on the first cut's boundary, where the keep is small (select/boundary.ts). */
+  boundary?: BoundaryRecord;
   /** Tokens stripped from the task before the fit (artefacts.ts). */
   artefacts?: TaskArtefact[];
   /** How much of the sample looks like the task, as the fit read it (cut/share-estimate.ts). */
@@ -64,6 +67,7 @@ export function summarizeModel(model: ModelFile): ModelSummary {
     ...(st.selfTraining ? { selfTraining: st.selfTraining as SelfTrainingRecord } : {}),
     ...(st.functionWords ? { functionWords: st.functionWords as FunctionWordFigures } : {}),
     ...(st.avoid ? { avoid: st.avoid as AvoidRecord } : {}),
+    ...(st.boundary ? { boundary: st.boundary as BoundaryRecord } : {}),
     ...(Array.isArray(st.artefacts) && st.artefacts.length > 0 ? { artefacts: st.artefacts as TaskArtefact[] } : {}),
     ...(taskShare ? { taskShare } : {}),
   };
@@ -139,5 +143,6 @@ export function describeModel(model: ModelFile | ModelSummary, how: DescribeOpti
         : 'self-training: skipped (the general sample had no segments)',
     );
   }
+  if (s.boundary) lines.push(describeBoundary(s.boundary));
   return lines;
 }

@@ -35,6 +35,7 @@ import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } 
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, telegraphicTask, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 import { probeTaskShare } from './share-probe.js';
+import { BOUNDARY_MODES, boundaryApplies, boundaryBand, describeBoundary, type BoundaryMode, type BoundaryRecord } from './boundary.js';
 import { describeTaskShare } from '../cut/share-estimate.js';
 
 export type { AutoChoice } from './choice.js';
@@ -70,6 +71,7 @@ export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
   { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
   { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: "auto leaves function words out when the task has well under the corpus sample's share of them (titles, terse notes); keep, skip" },
   AVOID_SHARE_OPTION,
+  { name: 'boundary', type: 'choice', default: 'auto', choices: BOUNDARY_MODES, help: 'auto: at a keep of 2.5% or less, a second self-training weighs the sample text ranked just past the keep on the general side; off' },
   { name: 'expand', type: 'number', defaultText: `keep / 4 (${SELF_TRAINING_DEFAULTS.expand})`, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the sample moved per round (cumulative; rounds x expand under 1)', experimental: true },
   { name: 'candidates', type: 'string', default: AUTO_DEFAULTS.candidates, help: "scorers measured on held-out sentences, the best kept: a,b,a+b ('+': z-score ensemble; name:key=value for a component's options)", experimental: true },
   { name: 'holdout', type: 'number', default: AUTO_DEFAULTS.holdout, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of task and sample sentences held out to measure the candidates', experimental: true },
@@ -246,16 +248,37 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     }
   };
   const load = (json: SelectorJSON) => loadSelector(json, loadOpts);
-  const { selector, record, firstMeans } = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) });
+  const trainOpts = { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) };
+  const first = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, trainOpts);
   // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
-  const taskShare = await probeTaskShare(ctx, { fit: fitChosen, load }, firstMeans);
+  const taskShare = await probeTaskShare(ctx, { fit: fitChosen, load }, first.firstMeans);
   ctx.log?.(describeTaskShare(taskShare, 'the general sample'));
+  // Where the keep is small, a second self-training weighs the text just past it (boundary.ts).
+  let { selector, record } = first;
+  let boundary: BoundaryRecord | undefined;
+  const boundaryMode = read.string<BoundaryMode>('boundary');
+  if (record.bySegments && boundaryApplies(boundaryMode, keep)) {
+    const scorer = await load(selector);
+    let scores: Float64Array;
+    try {
+      scores = await scoreFrom(scorer, ctx.general, ctx.features);
+    } finally {
+      await scorer.dispose();
+    }
+    const band = boundaryBand(ctx.general, scores, ctx.generalGroups as Uint32Array, keep, ctx.seed + 17);
+    boundary = band.record;
+    ctx.log?.(describeBoundary(band.record));
+    if (band.side.length > 0) {
+      const fitBand = (task: string[], general: string[], seed: number) => fitChosen(task, [...general, ...band.side], seed);
+      ({ selector, record } = await selfTrain(ctx, { fit: fitBand, load, ...(guarded ? { guard } : {}) }, trainOpts));
+    }
+  }
   if (measured) {
     choice = await measured;
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
-  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}) }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}), boundary: boundaryMode }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(boundary ? { boundary } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {
