@@ -36,6 +36,10 @@
 // sample's most task-like segments (cand x the share kept) whose k nearest segments are mostly
 // not such segments (or, with ref "task", mostly not task pieces) avoided (tried, rejected:
 // docs/research.md, "Scarce domains").
+// bnd:{"lo":1.5,"hi":5,"cap":1,"avoidShare":0.05} refits the default (boundary=off) with the
+// sample's segments ranked from lo x to hi x the share kept avoided: the default's own boundary
+// fit (src/select/boundary.ts) made from outside, to try other bands (docs/research.md, "A second
+// fit on the boundary").
 // env: KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -457,6 +461,26 @@ for (const name of names) {
       }
       return scoreWith(m, model);
     }
+    // pur: and bnd: start from the default without its own boundary fit (boundary=off), as they
+    // were measured: the sample's segment means under it, most task-like first.
+    async function firstOrder() {
+      const first = await scored('contrast:{"boundary":"off"}');
+      const sc = await openScorer(first.model);
+      const gscores = Float64Array.from(await sc.score(c.general));
+      await sc.dispose();
+      const means = segmentMeans(c.general, gscores, c.generalGroups);
+      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      return { first, means, order };
+    }
+    /** Whether most of a sample segment's sentences are in-domain (labels for the report only). */
+    function inDomainSegment(means) {
+      if (!c.textIn) {
+        c.textIn = new Map();
+        let at = 0;
+        for (const [l, n] of c.segs) { for (let j = 0; j < n; j++) c.textIn.set(c.sentences[at + j], l === c.inIdx); at += n; }
+      }
+      return (g) => { const ss = means.get(g).sentences; return ss.filter((i) => c.textIn.get(c.general[i])).length * 2 > ss.length; };
+    }
     // pur:{...} (research): the negatives the cut itself finds. The default is fitted; the
     // sample's segments it ranks most task-like (cand x the share kept) are the candidates;
     // each candidate's k nearest segments of the whole sample (cosine on an LSA of task + sample)
@@ -465,12 +489,7 @@ for (const name of names) {
     // candidates under `drop` of candidate neighbours are avoided (fit --avoid, avoidShare) in a refit.
     if (m.startsWith('pur:')) {
       const o = { cand: 3, k: 10, drop: 0.3, dims: 100, avoidShare: 0.05, ...JSON.parse(m.slice(4)) };
-      const first = await scored('contrast');
-      const sc = await openScorer(first.model);
-      const gscores = Float64Array.from(await sc.score(c.general));
-      await sc.dispose();
-      const means = segmentMeans(c.general, gscores, c.generalGroups);
-      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      const { first, means, order } = await firstOrder();
       const nCand = Math.max(o.k + 1, Math.round(o.cand * spec.keep * order.length));
       const candSet = new Set(order.slice(0, nCand));
       const lsa = Lsa.fit([...c.task, ...c.general], { dims: o.dims, seed: spec.seed });
@@ -498,12 +517,7 @@ for (const name of names) {
       }
       const avoidSegs = [...purity].filter(([, p]) => p < o.drop).map(([g]) => g);
       // What purity tells apart: in-domain candidates against the rest (labels for the report only).
-      if (!c.textIn) {
-        c.textIn = new Map();
-        let at = 0;
-        for (const [l, n] of c.segs) { for (let j = 0; j < n; j++) c.textIn.set(c.sentences[at + j], l === c.inIdx); at += n; }
-      }
-      const isIn = (g) => { const ss = means.get(g).sentences; return ss.filter((i) => c.textIn.get(c.general[i])).length * 2 > ss.length; };
+      const isIn = inDomainSegment(means);
       const inP = [...purity].filter(([g]) => isIn(g)).map(([, p]) => p);
       const outP = [...purity].filter(([g]) => !isIn(g)).map(([, p]) => p);
       const mean = (xs) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : NaN);
@@ -511,22 +525,17 @@ for (const name of names) {
       console.log(`  pur ${name}: ${nCand} candidates (${inP.length} in-domain), purity in ${mean(inP).toFixed(2)} out ${mean(outP).toFixed(2)}; avoided ${avoidSegs.length} (${avIn} in-domain)`);
       if (avoidSegs.length === 0) { cache.set(m, first); return first; }
       const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
-      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare }, spec.keep);
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep);
       const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
-    // bnd:{"lo":1,"hi":3,"cap":1,"avoidShare":0.05} (research): a second fit on the first cut's
-    // boundary. The default is fitted; the sample's segments it ranks just past the share kept
-    // (from lo x to hi x the keep, by sentences, at most cap of the sample) are avoided (fit --avoid) in a refit, so the
-    // refit learns what sets the kept side apart from the text that nearly made it.
+    // bnd:{...} (research): a second fit on the first cut's boundary. The default is fitted; the
+    // sample's segments it ranks just past the share kept (from lo x to hi x the keep, by
+    // sentences, at most cap of the sample) are avoided (fit --avoid) in a refit, so the refit
+    // learns what sets the kept side apart from the text that nearly made it.
     if (m.startsWith('bnd:')) {
       const o = { lo: 1, hi: 3, avoidShare: 0.05, ...JSON.parse(m.slice(4)) };
-      const first = await scored('contrast');
-      const sc = await openScorer(first.model);
-      const gscores = Float64Array.from(await sc.score(c.general));
-      await sc.dispose();
-      const means = segmentMeans(c.general, gscores, c.generalGroups);
-      const order = [...means.keys()].sort((a, b) => means.get(a).mean - means.get(b).mean || a - b);
+      const { first, means, order } = await firstOrder();
       const avoidSegs = [];
       let n = 0;
       for (const g of order) {
@@ -534,15 +543,10 @@ for (const name of names) {
         if (n >= o.lo * spec.keep * c.general.length && n < Math.min(o.hi * spec.keep, o.cap ?? 1) * c.general.length) avoidSegs.push(g);
         n += k;
       }
-      if (!c.textIn) {
-        c.textIn = new Map();
-        let at = 0;
-        for (const [l, nn] of c.segs) { for (let j = 0; j < nn; j++) c.textIn.set(c.sentences[at + j], l === c.inIdx); at += nn; }
-      }
-      const isIn = (g) => { const ss = means.get(g).sentences; return ss.filter((i) => c.textIn.get(c.general[i])).length * 2 > ss.length; };
+      const isIn = inDomainSegment(means);
       console.log(`  bnd ${name}: avoided ${avoidSegs.length} segments (${avoidSegs.filter(isIn).length} in-domain)`);
       const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
-      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare }, spec.keep);
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep);
       const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
