@@ -535,7 +535,7 @@ for (const name of names) {
     // learns what sets the kept side apart from the text that nearly made it.
     if (m.startsWith('bnd:')) {
       const o = { lo: 1, hi: 3, avoidShare: 0.05, ...JSON.parse(m.slice(4)) };
-      const { first, means, order } = await firstOrder();
+      const { means, order } = await firstOrder();
       const avoidSegs = [];
       let n = 0;
       for (const g of order) {
