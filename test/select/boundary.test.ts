@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel } from '../../src/model/fit.js';
 import { BOUNDARY_DEFAULTS, boundaryApplies, boundaryBand, describeBoundary, type BoundaryRecord } from '../../src/select/boundary.js';
-import { HAVE_SHARED, smallMix } from './fixture.js';
+import { join } from 'node:path';
+import { DEFAULT_READER } from '../../src/io/documents.js';
+import { sampleSentences } from '../../src/io/sample.js';
+import { describeModel } from '../../src/model/describe.js';
+import { builtinTaskSentences } from '../helpers/builtin.js';
+import { ROOT } from '../helpers/cli.js';
 
 describe('boundaryApplies', () => {
   it('applies at a keep of 2.5% or less, known, with the mode auto', () => {
@@ -50,23 +55,34 @@ describe('boundaryBand', () => {
   });
 });
 
-describe.skipIf(!HAVE_SHARED)('the default fits a second time on its boundary at small keeps', () => {
-  const mix = smallMix();
-  const generalGroups = Uint32Array.from(mix.general, (_, i) => Math.floor(i / 5));
-  const fit = (options: Record<string, string>, lines: string[] = []) => fitModel({ method: 'contrast', task: mix.task, general: mix.general, generalGroups, seed: 4, options, log: (l) => lines.push(l) });
+describe('the default fits a second time on its boundary at small keeps (the built-in corpus)', () => {
+  const fit = async (options: Record<string, string>, lines: string[] = []) => {
+    const sample = await sampleSentences([join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')], { ...DEFAULT_READER, format: 'jsonl' }, { size: 3000, seed: 1 });
+    return fitModel({ method: 'contrast', task: builtinTaskSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 4, options, log: (l) => lines.push(l) });
+  };
 
-  it('records the band and logs it at keep 2%, and not at 20% nor with boundary=off', async () => {
+  it('records the band, logs it and shows it at keep 2%; not at 20% nor with boundary=off; the reading of the share is the same', async () => {
     const lines: string[] = [];
     const small = await fit({ keep: '0.02' }, lines);
     expect(small.selector.params).toMatchObject({ boundary: 'auto', keep: 0.02 });
-    expect(small.selector.state.boundary).toMatchObject({ segments: 1, sentences: 5, copies: 1 });
-    expect(lines.some((l) => l.startsWith('boundary: 1 sample segments (5 sentences)'))).toBe(true);
+    const band = small.selector.state.boundary as BoundaryRecord;
+    // 1.5x to 5x the keep: 3-10% of the sample's sentences, in whole segments.
+    expect(band.sentences / 3000).toBeGreaterThan(0.06);
+    expect(band.sentences / 3000).toBeLessThan(0.08);
+    expect(band).toMatchObject({ from: 1.5, to: 5, share: 0.05, copies: 1 });
+    expect(band.used).toBe(150);
+    const logged = lines.findIndex((l) => l.startsWith(`boundary: ${band.segments} sample segments (${band.sentences} sentences)`));
+    expect(logged).toBeGreaterThan(-1);
+    // The second self-training's rounds follow the line.
+    expect(lines.slice(logged).filter((l) => l.startsWith('self-training round')).length).toBe(4);
+    expect(describeModel(small).some((l) => l.startsWith('boundary: '))).toBe(true);
     expect((await fit({ keep: '0.2' })).selector.state.boundary).toBeUndefined();
     const off = await fit({ keep: '0.02', boundary: 'off' });
     expect(off.selector.params).toMatchObject({ boundary: 'off' });
     expect(off.selector.state.boundary).toBeUndefined();
-    // The probe reads the sample before the second fit: the reading is the same either way.
+    // The probe reads the sample before the second fit.
     expect(off.selector.state.taskShare).toEqual(small.selector.state.taskShare);
+    expect(off.selector.state.selector).not.toEqual(small.selector.state.selector);
     await expect(fit({ keep: '0.02', boundary: 'on' })).rejects.toThrow(/invalid boundary "on" for method contrast/);
   });
 });
