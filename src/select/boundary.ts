@@ -16,7 +16,7 @@
  * 51.8 -> 47.3%). Figures: docs/research.md, "Scarce domains".
  */
 import { avoidSide } from './avoid.js';
-import { segmentMeans } from './self-training.js';
+import { meanOrder, segmentMeans } from './self-training.js';
 
 export const BOUNDARY_DEFAULTS = {
   /** At keeps above this the boundary refit is not made (see above). */
@@ -56,13 +56,12 @@ export function boundaryApplies(mode: BoundaryMode, keep: number | undefined): k
 export function boundaryBand(general: string[], scores: Float64Array, groups: Uint32Array, keep: number, seed: number): { side: string[]; record: BoundaryRecord } {
   const { from, to, share } = BOUNDARY_DEFAULTS;
   const means = segmentMeans(general, scores, groups);
-  const order = [...means.keys()].sort((a, b) => means.get(a)!.mean - means.get(b)!.mean || a - b);
   const lo = from * keep * general.length;
   const hi = Math.min(1, to * keep) * general.length;
   const band: string[] = [];
   let segments = 0;
   let seen = 0;
-  for (const g of order) {
+  for (const g of meanOrder(means)) {
     if (seen >= hi) break;
     const m = means.get(g)!;
     if (seen >= lo && Number.isFinite(m.mean)) {

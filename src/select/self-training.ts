@@ -106,6 +106,11 @@ export function segmentMeans(sentences: string[], scores: Float64Array, groups: 
   return out;
 }
 
+/** Segment ids, most task-like first (lowest mean; ties by id). */
+export function meanOrder(means: Map<number, { mean: number }>): number[] {
+  return [...means.keys()].sort((a, b) => means.get(a)!.mean - means.get(b)!.mean || a - b);
+}
+
 /**
  * Segment ids, most task-like first, by the worse of their ranks under each view (ties: the
  * sum of the ranks, then the id). A segment with a non-finite mean under any view comes last.
@@ -159,7 +164,7 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     const order =
       viewMeans.length > 1
         ? consensusOrder(viewMeans)
-        : [...means.keys()].sort((a, b) => (means.get(a)!.mean - means.get(b)!.mean) || a - b);
+        : meanOrder(means);
     const allowed = hooks.guard ? guardAllows(segmentMeans(ctx.general, await hooks.guard(sides.task, sides.general, ctx.seed + r), groups), opts.guardShare ?? 0.5) : undefined;
     const want = Math.round(opts.expand * (r + 1) * ctx.general.length);
     const toTask = new Uint8Array(ctx.general.length);
