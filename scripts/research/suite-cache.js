@@ -89,7 +89,7 @@ export function specNames(argv) {
  * or the spec alone when suite.js has not cached it yet.
  */
 export async function cachedMix(file) {
-  const spec = await loadSpec(file);
-  const cache = join(cacheDir(spec), 'cache.json');
+  const { spec } = await loadSuiteSpec(file);
+  const cache = join(sampleCacheDir(spec), 'cache.json');
   return existsSync(cache) ? { spec, c: JSON.parse(readFileSync(cache, 'utf8')) } : { spec };
 }

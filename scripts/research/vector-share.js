@@ -6,19 +6,18 @@
 // meaning): docs/benchmarks/task-share.md, "What would give more ranges".
 //
 // usage: [TADPOLE_MODEL=DIR] node scripts/research/vector-share.js corpora/suite/*.json ...   (mixes cached by suite.js)
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEmbedder } from '../../dist/embed/factory.js';
 import { estimateSampleShare } from '../../dist/cut/share-estimate.js';
 import { auroc } from '../../dist/detect/metrics.js';
-import { loadSuiteSpec, sampleCacheDir } from './suite-cache.js';
+import { cachedMix } from './suite-cache.js';
 
 const emb = await createEmbedder({ kind: 'onnx', modelDir: process.env.TADPOLE_MODEL ?? join(process.env.TADPOLE_SHARED ?? new URL('../../../shared', import.meta.url).pathname, 'models', 'tadpole-tiny-bert'), maxTokens: 64, threads: 1 });
 const d = emb.dims;
 const rows = [];
 for (const file of process.argv.slice(2)) {
-  const { spec } = await loadSuiteSpec(file);
-  const c = JSON.parse(readFileSync(join(sampleCacheDir(spec), 'cache.json'), 'utf8'));
+  const { spec, c } = await cachedMix(file);
+  if (!c) { console.log(`${spec.name}\tnot cached: run suite.js on it first (SAMPLE as it was given)`); continue; }
   const textIn = new Map();
   let at = 0;
   for (const [l, n] of c.segs) { for (let j = 0; j < n; j++) textIn.set(c.sentences[at + j], l === c.inIdx); at += n; }
