@@ -11,7 +11,8 @@ export const CLI_DOC = join('docs', 'reference', 'cli.md');
 
 const HEADER = `# CLI reference
 
-Every command's \`--help\`, as the installed \`tadpole\` prints it. This page is generated: after
+Every command's \`--help\`, as the installed \`tadpole\` prints it (\`tadpole help CMD\` prints the
+same as \`tadpole CMD --help\`). This page is generated: after
 changing a command's flags, run \`npx tsc -p tsconfig.json && node scripts/cli-reference.js --write\`
 (\`test/readme.test.ts\` fails while it is out of date). Exit codes: [the README](../../README.md#exit-codes).`;
 

@@ -72,7 +72,7 @@ describe('library API (the README example)', () => {
       'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
       'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'listModelCache', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
-      'needsCompletion', 'openScorer', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
+      'needsCompletion', 'onStaleTemps', 'openScorer', 'ownOutputInputs', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
       'sampleSizeFor', 'scoreCorpus', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
       'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'workersFor', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',

@@ -1,5 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { warnKeep, warnNearRandom } from './model-warnings.js';
+import { ownOutputInputs } from '../io/own-output.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -57,8 +58,8 @@ const spec: CommandSpec = {
 nothing for stdin (spooled to disk for pass 2). Text, JSONL, CSV/TSV and Parquet; gzip, zstd,
 xz and UTF-16 decoded, found by magic bytes. Output is verbatim input text: kept runs of
 segments, as text or JSONL (--out-format). With --run-dir and no -o, the output goes to stdout
-once the run is complete (so a resumed run writes it whole). SIGINT/SIGTERM: stop after the
-current batch (exit 130/143); with --run-dir the checkpoint is kept for --resume.
+once the run is complete (so a resumed run writes it whole). SIGINT/SIGTERM/SIGHUP: stop
+after the current batch (exit 130/143/129); with --run-dir the checkpoint is kept for --resume.
 
 Examples:
   tadpole filter --model model.json --keep 0.2 corpus.txt -o kept.txt --stats stats.json
@@ -87,7 +88,6 @@ export const command: Command = {
     const batch = num(args, 'batchSentences');
     const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
-    const workers = workersFrom(args, inputs);
     const keep = numWithDefault(args, 'keep');
     const segment = numWithDefault(args, 'segment');
     const docContext = docContextFrom(args);
@@ -101,9 +101,12 @@ export const command: Command = {
     checkFilterOptions({ keep, segment, ...(docContext !== undefined ? { docContext } : {}), inputs });
     // Each input's kind is decided here, once, and carried into the run (io/input-kind.ts).
     const kinds = resolveInputs(inputs, reader.format);
+    // After the inputs: a missing input is said as such, not as a thread count that is too high.
+    const workers = workersFrom(args, kinds);
     const outFormat = outFormatFor(str(args, 'outFormat') as 'text' | 'jsonl' | undefined, output, kinds);
     // Warnings go to stderr under -q too: they are about the model and the data, not progress.
     const warn = (line: string) => io.stderr.write(`tadpole: warning: ${line}\n`);
+    for (const input of ownOutputInputs(kinds)) warn(`${input} looks like tadpole's own output (its records have a "tadpole" field): did you forget -o before it?`);
     warnNearRandom(model, io);
     warnKeep(model, keep, threshold === undefined && !weights, warn);
     // A line said while a progress line is drawn replaces it; the next draw comes below.

@@ -1,4 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
+import { interruptExit, trapSignals } from '../core/signals.js';
 import { workersFlag } from './workers.js';
 import { bool, list, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -88,24 +89,37 @@ export const command: Command = {
     };
     const keep = num(args, 'keep');
     const workers = num(args, 'workers');
-    const fit = await fitModelFile({
-      taskFiles,
-      generalFiles,
-      avoid: list(args, 'avoid'),
-      reader,
-      method: str(args, 'method'),
-      given,
-      ...(keep !== undefined ? { keep } : {}),
-      sampleSize: numWithDefault(args, 'generalSample'),
-      seed: numWithDefault(args, 'seed'),
-      ...(embedder ? { embedder } : {}),
-      ...(workers !== undefined ? { workers } : {}),
-      output: strWithDefault(args, 'output'),
-      verbose: bool(args, 'verbose'),
-      log: say,
-      ...(progress ? { progress: { line: progress, end: () => endProgress(io, quiet) } } : {}),
-      stdin: io.stdin,
-    });
+    const trap = trapSignals('fit', 'no model written');
+    let fit;
+    try {
+      fit = await fitModelFile({
+        taskFiles,
+        generalFiles,
+        avoid: list(args, 'avoid'),
+        reader,
+        method: str(args, 'method'),
+        given,
+        ...(keep !== undefined ? { keep } : {}),
+        sampleSize: numWithDefault(args, 'generalSample'),
+        seed: numWithDefault(args, 'seed'),
+        ...(embedder ? { embedder } : {}),
+        ...(workers !== undefined ? { workers } : {}),
+        output: strWithDefault(args, 'output'),
+        verbose: bool(args, 'verbose'),
+        log: say,
+        ...(progress ? { progress: { line: progress, end: () => endProgress(io, quiet) } } : {}),
+        stdin: io.stdin,
+        signal: trap.signal,
+      });
+    } catch (err) {
+      const code = interruptExit(err);
+      if (code === undefined) throw err;
+      // The progress line, if one is drawn, is replaced by this one.
+      io.stderr.write(`${lead}tadpole fit: interrupted (${(err as Error).message.replace('interrupted by ', '')}); no model written\n`);
+      return code;
+    } finally {
+      trap.dispose();
+    }
     if (fit.deferred) {
       say(`no --general: stored ${fit.task} task sentences${fit.avoid !== undefined ? ` and ${fit.avoid} to avoid` : ''} for ${fit.method}; tadpole filter completes the model from a seeded sample of ${fit.deferred.sampleSize} sentences of the corpus it filters (more when its --keep is under ${fit.deferred.largerUnderKeep * 100}%; give --general FILE to fit now); wrote ${fit.output}`);
     } else {

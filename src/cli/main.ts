@@ -6,6 +6,9 @@ import { printable } from '../core/printable.js';
 import { HELP_WIDTH, helpText, parseArgs, wrap } from './args.js';
 import { closest } from '../core/suggest.js';
 import { preflight } from './preflight.js';
+import { limitFault } from '../core/limits.js';
+import { guardSignals } from '../core/signals.js';
+import { onStaleTemps } from '../io/atomic.js';
 import type { CliIO, Command } from './command.js';
 
 /** Commands load lazily: `tadpole split` never loads onnxruntime or SQLite. */
@@ -43,7 +46,7 @@ function topHelp(columns: number): string {
     'Commands:',
     ...Object.entries(COMMANDS).flatMap(([name, c]) => wrap(c.summary, columns - 2 - width).map((line, i) => `  ${(i === 0 ? name : '').padEnd(width)}${line}`)),
     '',
-    ...wrap('Exit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 model/embedder, 5 output (I/O), 130/143 interrupted.', columns),
+    ...wrap('Exit codes: 0 ok, 1 failure, 2 usage, 3 bad input, 4 model/embedder, 5 output (I/O), 6 a limit (open files, memory, threads), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).', columns),
   ];
   return lines.join('\n') + '\n';
 }
@@ -60,6 +63,8 @@ function helpColumns(io: CliIO): number {
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
+  // `tadpole help CMD [SUB...]` is `tadpole CMD [SUB...] --help`, an unknown CMD included.
+  if (name === 'help' && rest.length > 0) return main([...rest, '--help'], io);
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     io.stdout.write(topHelp(helpColumns(io)));
     return name ? EXIT.ok : EXIT.usage;
@@ -74,6 +79,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stderr.write(`tadpole: unknown command "${name}"; ${guess ? `did you mean "${guess}"? ` : ''}commands: ${Object.keys(COMMANDS).join(', ')} (see tadpole --help)\n`);
     return EXIT.usage;
   }
+  // Before the command's modules load (seconds for the ONNX runtime): a signal from here on
+  // exits with its code and one line, never Node's silent default.
+  const unguard = guardSignals(name);
   try {
     const { command } = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
@@ -82,8 +90,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     const args = parseArgs(command.spec, rest);
     preflight(command.spec, args, io.cwd);
+    if (args.flags.quiet !== true) onStaleTemps((removed) => io.stderr.write(`tadpole: removed ${removed.length} leftover${removed.length === 1 ? '' : 's'} of runs that died: ${removed.map(printable).join(', ')}\n`));
     return await command.run(args, io);
   } catch (err) {
+    // Before a TadpoleError's own words: "cannot read input (EMFILE)" is a limit, not a bad input.
+    const limit = limitFault(err);
+    if (limit) {
+      io.stderr.write(`tadpole ${name}: error: ${printable(limit)}\n`);
+      return EXIT.limit;
+    }
     if (err instanceof TadpoleError) {
       io.stderr.write(`tadpole ${name}: error: ${printable(err.message)}\n`);
       return err.exitCode;
@@ -97,5 +112,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     io.stderr.write(`tadpole ${name}: internal error: ${e?.stack ?? String(err)}\n`);
     return EXIT.failure;
+  } finally {
+    onStaleTemps(undefined);
+    unguard();
   }
 }

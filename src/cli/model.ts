@@ -30,7 +30,10 @@ const spec: CommandSpec = {
     '',
     'Cache: $TADPOLE_CACHE/models, else ~/.cache/tadpole/models; a model owner/name is stored as',
     'owner--name and can then be used as --model-dir owner/name. Hub: $TADPOLE_HF_ENDPOINT, else',
-    '$HF_ENDPOINT, else https://huggingface.co; $HF_TOKEN is sent for private or gated repos.',
+    '$HF_ENDPOINT, else https://huggingface.co; $HF_TOKEN is sent for private or gated repos (a',
+    "user:password in the hub's address is sent as Basic authorization); neither is ever printed.",
+    'The repo id (the hub\'s rules: name or owner/name), --revision and the file paths are checked',
+    'before any request: no "..", no absolute path, no backslash (exit 2).',
     '',
     'Example: tadpole model pull Xenova/all-MiniLM-L6-v2 --onnx-file onnx/model_quantized.onnx',
   ].join('\n'),
@@ -41,7 +44,8 @@ function mb(bytes: number): string {
 }
 
 async function pull(args: ParsedArgs, io: CliIO, repo: string | undefined): Promise<number> {
-  if (!repo || !/^[\w.-]+(\/[\w.-]+)?$/.test(repo)) throw usageError(`model pull needs a repo like owner/name, got ${repo === undefined ? 'nothing' : `"${repo}"`}; see 'tadpole model --help'`);
+  // The repo's name, --revision and the file paths are checked by pullModel before any request.
+  if (!repo) throw usageError(`model pull needs a repo like owner/name, got nothing; see 'tadpole model --help'`);
   const revision = strWithDefault(args, 'revision');
   const onnxFile = str(args, 'onnxFile');
   const result = await pullModel({

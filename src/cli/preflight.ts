@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import type { CommandSpec, ParsedArgs } from './args.js';
@@ -77,7 +77,10 @@ function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: st
   if (here) {
     if (kind === 'file' && here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: it is a folder; name a file`);
     if (kind === 'dir' && !here.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot use ${flag} ${shown(path, cwd)}: it is a file, not a folder`);
-    if (kind === 'dir') return writableFolder(flag, path, path, cwd);
+    if (kind === 'dir') {
+      refuseKernelFs(flag, path, path, cwd);
+      return writableFolder(flag, path, path, cwd);
+    }
     if (!here.isFile()) return; // a device or a pipe (/dev/null, a fifo) is written in place
   }
   if (kind === 'file') {
@@ -85,6 +88,7 @@ function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: st
     const st = statOrUndefined(folder);
     if (!st) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: the folder ${shown(folder, cwd)} does not exist (create it first)`);
     if (!st.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: ${shown(folder, cwd)} is not a folder`);
+    refuseKernelFs(flag, path, folder, cwd);
     return writableFolder(flag, path, folder, cwd);
   }
   // A folder output is created with its parents: the nearest one that exists must be a writable folder.
@@ -92,6 +96,7 @@ function checkWritable(flag: string, path: string, kind: 'file' | 'dir', cwd: st
   let st = statOrUndefined(up);
   for (; !st; st = statOrUndefined(up)) up = dirname(up);
   if (!st.isDirectory()) throw new TadpoleError('TADPOLE_IO', `cannot create ${flag} ${shown(path, cwd)}: ${shown(up, cwd)} is a file, not a folder`);
+  refuseKernelFs(flag, path, up, cwd);
   writableFolder(flag, path, up, cwd);
 }
 
@@ -101,4 +106,36 @@ function writableFolder(flag: string, path: string, folder: string, cwd: string)
   } catch {
     throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: the folder ${shown(folder, cwd)} is not writable`);
   }
+}
+
+/**
+ * Filesystems that are the kernel's view of itself (statfs f_type, linux/magic.h): their
+ * files look regular (/proc/version: size 0) and root may "write" their folders, but no temp
+ * file can be made beside one and renamed over it, so a run wrote everything and failed at
+ * the end ("its folder is gone"). Devices and pipes (/dev/full, /dev/null, a fifo) are not files
+ * and are written in place, never reach this check.
+ */
+const KERNEL_FS: ReadonlyMap<number, string> = new Map([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0xcafe4a11, 'bpf'],
+  [0x62656570, 'configfs'],
+  [0x6165676c, 'pstore'],
+  [0xde5e81e4, 'efivarfs'],
+]);
+
+function refuseKernelFs(flag: string, path: string, folder: string, cwd: string): void {
+  let type: number;
+  try {
+    type = statfsSync(folder).type;
+  } catch {
+    return; // the writability check that follows names the folder's fault
+  }
+  const fs = KERNEL_FS.get(type);
+  if (fs) throw new TadpoleError('TADPOLE_IO', `cannot write ${flag} ${shown(path, cwd)}: ${shown(folder, cwd)} is the kernel's ${fs} filesystem, not a disk: no file can be written there and renamed into place; name a file on a disk`);
 }

@@ -13,8 +13,10 @@ export function readerSummary(reader: Readonly<Record<string, number | undefined
   if (n('badCsvRecords')) skipped.push(count(n('badCsvRecords'), 'CSV/TSV record with more or fewer fields than its header', 'CSV/TSV records with more or fewer fields than their header'));
   if (n('oversizedDocs')) skipped.push(count(n('oversizedDocs'), 'document over --max-doc-bytes', 'documents over --max-doc-bytes'));
   const repaired = n('invalidUtf8Docs') ? `invalid UTF-8 replaced with U+FFFD in ${count(n('invalidUtf8Docs'), 'document', 'documents')}` : '';
-  if (skipped.length === 0 && !repaired) return undefined;
-  const parts = [skipped.length ? `skipped ${skipped.join(', ')}` : '', repaired].filter(Boolean).join('; ');
+  // JSONL output keeps such an escape (JSON can write it); UTF-8 text cannot hold it.
+  const surrogates = n('loneSurrogateDocs') ? `a lone surrogate escape (\\ud800-\\udfff) in ${count(n('loneSurrogateDocs'), 'document', 'documents')}, written as U+FFFD in text output` : '';
+  if (skipped.length === 0 && !repaired && !surrogates) return undefined;
+  const parts = [skipped.length ? `skipped ${skipped.join(', ')}` : '', repaired, surrogates].filter(Boolean).join('; ');
   const hints = [opts.stats ? 'counts in --stats' : '', n('badJsonLines') || n('missingFieldLines') || n('badCsvRecords') ? '--strict stops at the first bad record and names its line' : ''].filter(Boolean);
   return `warning: ${parts}${hints.length ? ` (${hints.join('; ')})` : ''}`;
 }

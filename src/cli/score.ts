@@ -1,5 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { workersFlag, workersFrom } from './workers.js';
+import { resolveInputs } from '../io/input-kind.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -61,7 +62,8 @@ export const command: Command = {
         inputs,
         reader,
         embedder: embedderOverridesFrom(args, io),
-        workers: workersFrom(args, inputs),
+        // Every input stat'ed and sniffed first: a missing one is said before any thread starts.
+        workers: workersFrom(args, resolveInputs(inputs, reader.format)),
         segment: numWithDefault(args, 'segment'),
         docContext: docContextFrom(args),
         stdin: io.stdin,

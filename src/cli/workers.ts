@@ -6,7 +6,7 @@ export const workersFlag: FlagSpec = {
   name: 'workers',
   type: 'int',
   arg: 'N',
-  help: 'Scoring threads, the main thread included (N - 1 workers); 1 starts no worker [default: one per 40 MB of input files (a thread costs about a CPU-second to start), up to the cores available; the cores for stdin]',
+  help: 'Scoring threads, the main thread included (N - 1 workers); 1 starts no worker; at most 4 per core, and as many as fit under `ulimit -v` [default: one per 40 MB of input files (a thread costs about a CPU-second to start), up to the cores available; the cores for stdin]',
 };
 
 /**
@@ -16,6 +16,6 @@ export const workersFlag: FlagSpec = {
 export const evalWorkersFlag: FlagSpec = { ...workersFlag, help: 'Scoring threads per method [default: 1: eval mixes are small]' };
 
 /** --workers, or the default for these inputs (undefined inputs: one thread). */
-export function workersFrom(args: ParsedArgs, inputs: string[] | undefined): number {
+export function workersFrom(args: ParsedArgs, inputs: Parameters<typeof workersFor>[1]): number {
   return workersFor(num(args, 'workers'), inputs);
 }

@@ -7,6 +7,7 @@ export type TadpoleErrorCode =
   | 'TADPOLE_MODEL_MISMATCH'
   | 'TADPOLE_EMBEDDER'
   | 'TADPOLE_IO'
+  | 'TADPOLE_LIMIT'
   | 'TADPOLE_RUN'
   | 'TADPOLE_INTERNAL';
 
@@ -18,8 +19,13 @@ export const EXIT = {
   input: 3,
   model: 4,
   io: 5,
+  // Too few file descriptors, too little memory or address space, a thread that cannot start
+  // (src/core/limits.ts): the same run can pass with the limit raised or fewer --workers.
+  limit: 6,
   sigint: 130,
   sigterm: 143,
+  // The terminal closed (or a supervisor sent SIGHUP): stopped as SIGTERM stops a run.
+  sighup: 129,
 } as const;
 
 const exitFor: Record<TadpoleErrorCode, number> = {
@@ -30,6 +36,7 @@ const exitFor: Record<TadpoleErrorCode, number> = {
   TADPOLE_MODEL_MISMATCH: EXIT.model,
   TADPOLE_EMBEDDER: EXIT.model,
   TADPOLE_IO: EXIT.io,
+  TADPOLE_LIMIT: EXIT.limit,
   TADPOLE_RUN: EXIT.failure,
   TADPOLE_INTERNAL: EXIT.failure,
 };

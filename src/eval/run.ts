@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
+import { scratchDir, untrackTemp } from '../io/atomic.js';
 import type { EvalEngine } from './engine.js';
 import { buildMix, type LabelCounts, type MixResult } from './mix.js';
 import { readSourceDocs } from './sources.js';
@@ -221,7 +221,8 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
     throw new TadpoleError('TADPOLE_USAGE', `no method of the spec matches ${wanted?.join(',')}; the spec has: ${spec.methods.map(methodTitle).join(', ')}`);
   }
   const ownDir = !opts.workDir;
-  const dir = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'tadpole-eval-')));
+  // Named with this pid, so that a later run removes it if this process is killed (io/atomic.ts).
+  const dir = opts.workDir ?? scratchDir('tadpole-eval-');
   await mkdir(dir, { recursive: true });
   try {
     const mix = await buildMix({ sources: spec.sources, seed: spec.seed, ...(spec.mixBytes !== undefined ? { mixBytes: spec.mixBytes } : {}), out: join(dir, 'mix.jsonl'), log });
@@ -341,6 +342,9 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       methods: results,
     };
   } finally {
-    if (ownDir) await rm(dir, { recursive: true, force: true });
+    if (ownDir) {
+      await rm(dir, { recursive: true, force: true });
+      untrackTemp(dir);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import { csvRecords, CsvSyntaxError } from './format/csv.js';
 import { openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
+import { carriedFromColumns } from './carried.js';
 import { DEFAULT_MAX_DOC_BYTES, type Doc, type ReadCounters, type ReaderOptions, type Triage } from './doc.js';
 
 /** Where a CSV/TSV input comes from and how it is cut. */
@@ -30,6 +31,7 @@ export async function* csvDocuments(src: CsvInput, opts: ReaderOptions, counters
   const startsInside = range !== undefined && range.start > 0;
   let header = startsInside ? await headerOf(src, maxBytes) : undefined;
   let textColumn = header ? textColumnOf(header, file, opts.textField, kind) : -1;
+  let keys = header?.map((name) => JSON.stringify(name));
   const where = { base: range?.start ?? 0, line: range?.line ?? 1, ...(range ? { end: range.end } : {}), delimiter, maxBytes };
   try {
     for await (const records of csvRecords(src.chunks, where)) {
@@ -39,6 +41,7 @@ export async function* csvDocuments(src: CsvInput, opts: ReaderOptions, counters
         if (header === undefined) {
           header = (r.fields ?? []).map((name, k) => (k === 0 ? name.replace(/^\uFEFF/, '') : name));
           textColumn = textColumnOf(header, file, opts.textField, kind);
+          keys = header.map((name) => JSON.stringify(name));
           continue;
         }
         counters.bytes += r.end - r.start;
@@ -72,9 +75,12 @@ export async function* csvDocuments(src: CsvInput, opts: ReaderOptions, counters
           counters.warn(`${file}:${r.line}: invalid UTF-8 replaced with U+FFFD`);
         }
         const fields: Record<string, unknown> = {};
-        header.forEach((name, k) => (fields[name] = r.fields![k]));
+        const values = r.fields;
+        header.forEach((name, k) => (fields[name] = values[k]));
+        // Every column is a string field, its text as written (quotes undone), duplicate names kept.
+        const carried = carriedFromColumns(header, keys!, (k) => JSON.stringify(values[k]), textColumn);
         counters.docs++;
-        docs.push({ ordinal: 0, input: inputIndex, file, line: r.line, text, fields, byteStart: r.start, byteEnd: r.end, nextOffset: r.next, nextLine: r.nextLine });
+        docs.push({ ordinal: 0, input: inputIndex, file, line: r.line, text, fields, carried, byteStart: r.start, byteEnd: r.end, nextOffset: r.next, nextLine: r.nextLine });
       }
       if (docs.length > 0) yield docs;
     }

@@ -3,6 +3,7 @@ import type { WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ByteRange } from './input.js';
 import type { InputFormat } from './input-format.js';
+import type { CarriedFields } from './carried.js';
 
 export interface ReaderOptions {
   /** auto: JSONL for files named *.jsonl / *.ndjson, CSV / TSV for *.csv / *.tsv (each also .gz / .zst / .xz), Parquet by magic bytes, plain text otherwise (stdin too). */
@@ -41,8 +42,10 @@ export interface Doc {
   /** 1-based line of the document's first line. */
   line: number;
   text: string;
-  /** JSONL: the whole record (the text field included). */
+  /** JSONL: the whole record (the text field included), parsed; CSV/TSV and Parquet: the columns. */
   fields?: Record<string, unknown>;
+  /** What a JSONL output record carries besides the kept text: a JSONL input's members as written (src/io/carried.ts). */
+  carried?: CarriedFields;
   /** Byte offsets in the (decompressed) input: [byteStart, byteEnd) covers the document's lines. */
   byteStart: number;
   byteEnd: number;
@@ -68,6 +71,8 @@ export class ReadCounters {
   bytes = 0;
   lines = 0;
   invalidUtf8Docs = 0;
+  /** JSONL texts holding a lone surrogate escape (`\ud800`): text output writes it as U+FFFD. */
+  loneSurrogateDocs = 0;
   badJsonLines = 0;
   missingFieldLines = 0;
   badCsvRecords = 0;

@@ -6,6 +6,7 @@ import { resolveInputs, type InputKind } from './input-kind.js';
 import { parquetDocuments } from './parquet-documents.js';
 import { csvDocuments } from './csv-documents.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
+import { carriedFromLine, carryKeys } from './carried.js';
 import { DEFAULT_MAX_DOC_BYTES, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
 
 export { isDelimited, resolveFormat } from './input-format.js';
@@ -129,6 +130,7 @@ async function* documentsOf(
   const perLine = format !== 'text' || opts.docPerLine;
   const where = { base: range?.start ?? 0, end: range?.end ?? Number.MAX_SAFE_INTEGER, line: range?.line ?? 1 };
   const fieldless: FieldlessRecords = { count: 0 };
+  const keys = carryKeys(opts.textField);
   const badJsonBefore = counters.badJsonLines;
   let fileDocs = 0;
   for await (const raws of rawDocs(chunks, perLine, maxDoc, counters, where, file)) {
@@ -158,6 +160,12 @@ async function* documentsOf(
       if (parsed === undefined) continue;
       doc.fields = parsed.record;
       doc.text = parsed.text;
+      const carried = carriedFromLine(raw.buf, raw.from, raw.to, keys);
+      if (carried) doc.carried = carried;
+      if (!isWellFormed(parsed.text)) {
+        counters.loneSurrogateDocs++;
+        counters.warn(`${file}:${raw.line}: lone surrogate escape in "${opts.textField}": U+FFFD in text output`);
+      }
     } else if (isBlank(text)) {
       counters.emptyDocs++;
       continue;
@@ -189,6 +197,11 @@ function noTextField(file: string, field: string, seen: FieldlessRecords, sniffe
   const strings = keys.length > 0 ? ` (its records have: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', ...' : ''})` : '';
   const why = sniffed ? ' (read as JSONL because it starts with {"; --format text reads it as text)' : '';
   return new TadpoleError('TADPOLE_INPUT', `${file}: no record has a string "${field}" field${strings}; name the text field with --text-field NAME${why}`, { file });
+}
+
+/** No lone surrogate: UTF-8 (text output) can hold it (String.prototype.isWellFormed, Node 20+; lib ES2023 does not type it). */
+function isWellFormed(s: string): boolean {
+  return (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
 function isBlank(s: string): boolean {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { readHead, sniff, type FormatKind } from './format/magic.js';
 import { JSONL_SNIFF_BYTES, looksLikeJsonl } from './format/jsonl-sniff.js';
-import { STDIN } from './input.js';
+import { STDIN, unreadable } from './input.js';
 import { resolveFormat, type InputFormat, type ResolvedFormat } from './input-format.js';
 
 /**
@@ -28,7 +28,7 @@ export interface InputKind {
   formatFromStream: boolean;
   /** A regular file of plain UTF-8 text, so a byte offset can be seeked to (shards, resume, the seek sampler). */
   seekable: boolean;
-  /** Bytes on disk; -1 for stdin or a path that cannot be read (the reader reports it when it opens it). */
+  /** Bytes on disk; -1 for stdin. */
   size: number;
 }
 
@@ -43,7 +43,7 @@ export function inputPath(ref: InputRef): string {
   return typeof ref === 'string' ? ref : ref.input;
 }
 
-/** The kind of one input: one stat and one read of its first 64 KiB. */
+/** The kind of one input: one stat and one read of its first 64 KiB; a path that cannot be read is refused (exit 3). */
 export function resolveInput(input: string, format: InputFormat): InputKind {
   if (input === STDIN) {
     const byName = resolveFormat(format, input);
@@ -57,8 +57,9 @@ export function resolveInput(input: string, format: InputFormat): InputKind {
     size = st.size;
     regular = st.isFile();
     if (regular) head = readHead(input);
-  } catch {
-    // Missing or unreadable: the reader says so, with the file's name, when it opens it.
+  } catch (err) {
+    // Here, before any thread starts or byte is written, and in the words the reader would use.
+    throw unreadable(input, err);
   }
   const bytes: FormatKind = head ? sniff(head) : 'text';
   const byName = resolveFormat(format, input);

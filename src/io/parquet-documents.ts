@@ -38,7 +38,7 @@ export async function* parquetDocuments(
         continue;
       }
       counters.docs++;
-      docs.push({ ordinal: 0, input: inputIndex, file, line: r.row + 1, text: r.text, fields: r.fields, byteStart: r.row, byteEnd: r.row + 1, nextOffset: r.row + 1, nextLine: r.row + 2 });
+      docs.push({ ordinal: 0, input: inputIndex, file, line: r.row + 1, text: r.text, fields: r.fields, carried: r.carried, byteStart: r.row, byteEnd: r.row + 1, nextOffset: r.row + 1, nextLine: r.row + 2 });
     }
     if (docs.length > 0) yield docs;
   }

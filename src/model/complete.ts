@@ -53,7 +53,7 @@ export function deferFit(opts: Omit<FitOptions, 'general' | 'generalFiles'> & { 
   const options = method === 'tadpole' && resolved.options.detector === undefined ? { ...resolved.options, detector: 'iforest' } : resolved.options;
   checkMethodOptions(method, options);
   if (opts.task.length === 0) throw new TadpoleError('TADPOLE_INPUT', 'the task data holds no sentences: check --task files and --format/--text-field');
-  if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `--general-sample must be a positive integer, got ${opts.sampleSize}`);
+  if (!(Number.isInteger(opts.sampleSize) && opts.sampleSize > 0)) throw new TadpoleError('TADPOLE_USAGE', `deferFit: sampleSize (the general sentences filter samples from the corpus to complete the model) must be a positive integer, got ${String(opts.sampleSize)}`);
   checkAvoid(method, options, !!opts.avoid?.length);
   const embedder = opts.embedder ? Object.fromEntries(Object.entries(opts.embedder).filter(([k, v]) => k !== 'log' && v !== undefined)) : undefined;
   return {

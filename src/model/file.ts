@@ -5,6 +5,7 @@ import { printable } from '../core/printable.js';
 import type { EmbedderFingerprint } from '../embed/embedder.js';
 import type { SelectorJSON } from '../select/selector.js';
 import { writeFileAtomic } from '../io/atomic.js';
+import { checkModelFields } from './fields.js';
 
 export const MODEL_FORMAT = 'tadpole-model';
 export const MODEL_VERSION = 1;
@@ -98,6 +99,7 @@ export function validateModel(json: unknown, path = '<model>'): ModelFile {
   if (!isObject(fit) || typeof fit.seed !== 'number' || !isObject(fit.options) || !isObject(counts) || !Array.isArray(counts.taskFiles) || !Array.isArray(counts.generalFiles)) {
     throw new TadpoleError('TADPOLE_MODEL', `${path} is damaged: its "fit" or "counts" is missing or not what fit writes`, { file: path });
   }
+  checkModelFields(m);
   return m as ModelFile;
 }
 

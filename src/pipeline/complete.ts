@@ -8,7 +8,7 @@ import type { ReaderOptions } from '../io/documents.js';
 import { resolveInputs, type InputKind } from '../io/input-kind.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
 import { sampleKinds, type SentenceSample } from '../io/sample.js';
-import type { CompletionJob, CompletionReply } from './complete-protocol.js';
+import type { CompletionJob, CompletionReply, FitJob } from './complete-protocol.js';
 import type { CompletionSample, ModelFile } from '../model/file.js';
 import { startWorker } from './pool.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
@@ -116,12 +116,13 @@ export async function completeFromKinds(model: ModelFile, inputs: readonly Input
 }
 
 /** The completion worker (complete-worker.ts), waiting for its job; `ended` rejects if it fails or exits first. */
-interface Fitter {
+export interface Fitter {
   worker: Worker;
   ended: Promise<never>;
 }
 
-function startFitter(): Fitter {
+/** Started before the text is read, so that it loads its modules meanwhile; `fitOffThread` gives it its job. */
+export function startFitter(): Fitter {
   const worker = startWorker(completionWorkerScript(), null);
   // Listened to from the start: the worker could fail while this thread samples.
   const ended = new Promise<never>((_, reject) => {
@@ -133,10 +134,19 @@ function startFitter(): Fitter {
 }
 
 /** completeModel on the fitter's thread; an abort terminates it and throws Interrupted. */
-async function completeOffThread({ worker, ended }: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
-  // Functions do not cross to a worker: the embedder's log stays here.
-  const embedder = opts.embedder ? (Object.fromEntries(Object.entries(opts.embedder).filter(([, v]) => typeof v !== 'function')) as Partial<EmbedderSpec>) : undefined;
+function completeOffThread(fitter: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
+  const embedder = opts.embedder ? plainData(opts.embedder) : undefined;
   const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { measureAside: true } : {}) };
+  return fitOffThread(fitter, job, opts.log, signal);
+}
+
+/** Functions do not cross to a worker: an embedder spec's log stays on this thread. */
+export function plainData<T extends object>(spec: T): Partial<T> {
+  return Object.fromEntries(Object.entries(spec).filter(([, v]) => typeof v !== 'function')) as Partial<T>;
+}
+
+/** The job (a completion or a whole fit) on the fitter's thread, its lines on `log`; an abort terminates it and throws Interrupted. */
+export async function fitOffThread({ worker, ended }: Fitter, job: CompletionJob | FitJob, log: ((line: string) => void) | undefined, signal: AbortSignal): Promise<ModelFile> {
   let onAbort = (): void => undefined;
   try {
     const completed = new Promise<ModelFile>((resolve, reject) => {
@@ -147,7 +157,7 @@ async function completeOffThread({ worker, ended }: Fitter, model: ModelFile, sa
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       worker.on('message', (m: CompletionReply) => {
-        if ('log' in m) opts.log?.(m.log);
+        if ('log' in m) log?.(m.log);
         else if ('model' in m) resolve(m.model);
         else reject(m.error.code ? new TadpoleError(m.error.code as TadpoleErrorCode, m.error.message) : new Error(m.error.message));
       });

@@ -13,6 +13,9 @@ import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { checkMethodOptions, resolveMethod } from '../select/registry.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
+import { fitOffThread, plainData, startFitter, type Fitter } from './complete.js';
+import { throwIfAborted } from '../core/interrupt.js';
+import type { EmbedderSpec as Spec } from '../embed/factory.js';
 import { workersFor } from './pool.js';
 import { fitStep, PhaseProgress, readingProgress } from './progress.js';
 import { sampleSentencesOn } from './split-pool.js';
@@ -53,6 +56,8 @@ export interface FitModelFileOptions {
   progress?: { line: (line: string) => void; end: () => void };
   /** What `-` reads (default: process.stdin). */
   stdin?: Readable;
+  /** SIGINT/SIGTERM/SIGHUP (the CLI): the fit then runs on a worker thread, ended at once by an abort (throws Interrupted); no model is written. */
+  signal?: AbortSignal;
 }
 
 export interface FitModelFileResult {
@@ -76,7 +81,6 @@ export interface FitModelFileResult {
  * text runs before any is read.
  */
 export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFileResult> {
-  const { reader, seed, log } = o;
   // No method: contrast, or tadpole when a detector is named; `auto` is contrast's older name.
   const { method, options } = resolveMethod(o.method, o.given);
   if (o.keep !== undefined) {
@@ -91,6 +95,19 @@ export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFile
   // Refused before any text is read: only the default's fit weighs text to avoid.
   checkAvoid(method, options, avoidFiles.length > 0);
   if (avoidFiles.includes(STDIN) && taskFiles.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin (-) can feed --task or --avoid, not both');
+  // With a signal to answer, the fit's seconds of synchronous work run on a thread of their
+  // own, started now so that it loads its modules while this one reads the text.
+  const defers = generalFiles.length === 0 && completesFromCorpus(method, options);
+  const fitter = o.signal && !defers ? startFitter() : undefined;
+  try {
+    return await readAndFit(o, method, options, avoidFiles, defers, fitter);
+  } finally {
+    void fitter?.worker.terminate();
+  }
+}
+
+async function readAndFit(o: FitModelFileOptions, method: string, options: Record<string, unknown>, avoidFiles: string[], defers: boolean, fitter: Fitter | undefined): Promise<FitModelFileResult> {
+  const { reader, seed, log, taskFiles, generalFiles } = o;
   const ro = o.stdin ? { stdin: o.stdin } : {};
   // The fit's own steps only when verbose; its warnings always.
   const phase: { fitting?: PhaseProgress } = {};
@@ -114,7 +131,7 @@ export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFile
   const withAvoid = avoid ? { avoid, avoidFiles } : {};
   // Explained once the fit is written, from the options it ran with.
   const done = (general: number): Omit<FitModelFileResult, 'deferred'> => ({ method, options, output: o.output, task: task.length, general, ...(avoid ? { avoid: avoid.length } : {}), explanation: explainFit(method, options) });
-  if (generalFiles.length === 0 && completesFromCorpus(method, options)) {
+  if (defers) {
     // No general sample: the corpus being filtered will be the background (model/complete.ts).
     // Its options are tried now, so a bad one fails the fit and not the nightly filter.
     const asked = { method, task, ...(o.embedder ? { embedder: o.embedder } : {}), seed, options, ...withAvoid };
@@ -135,8 +152,9 @@ export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFile
     log(`general sample: ${general.length} sentences (${sample.sampler === 'seek' ? `${sample.draws} seeks` : 'one pass'}, ${(sample.bytesRead / 1e6).toFixed(1)} MB read), fingerprint ${sample.fingerprint}`);
     if (sample.differs) log(sample.differs);
   }
+  throwIfAborted(o.signal);
   phase.fitting = new PhaseProgress('fit', progress, fitStep(general.length, task.length));
-  const model = await fitModel({
+  const asked = {
     method,
     task,
     general,
@@ -147,13 +165,17 @@ export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFile
     taskFiles,
     generalFiles,
     ...withAvoid,
-    log: detail,
-    // The held-out measure does not hold up the self-training when another core is free.
-    ...(measuresAside(o.workers === undefined ? availableParallelism() : workersFor(o.workers, undefined)) ? { chooseAside: chooseOnThread } : {}),
-  }).finally(() => {
+  };
+  // The held-out measure does not hold up the self-training when another core is free.
+  const aside = measuresAside(o.workers === undefined ? availableParallelism() : workersFor(o.workers, undefined));
+  const fitted = fitter && o.signal
+    ? fitOffThread(fitter, { fit: { ...asked, ...(o.embedder ? { embedder: plainData(o.embedder) as Spec } : {}), ...(aside ? { measureAside: true } : {}) } }, detail, o.signal)
+    : fitModel({ ...asked, log: detail, ...(aside ? { chooseAside: chooseOnThread } : {}) });
+  const model = await fitted.finally(() => {
     phase.fitting?.stop();
     o.progress?.end();
   });
+  throwIfAborted(o.signal);
   writeModel(o.output, model);
   return done(general.length);
 }

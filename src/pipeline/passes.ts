@@ -1,6 +1,7 @@
 import { TadpoleError } from '../core/errors.js';
 import { isKept, type Cut } from '../cut/exact.js';
 import { SpillReader } from '../cut/spill.js';
+import { recordText } from '../io/carried.js';
 import type { Doc, ReaderOptions, Triage } from '../io/documents.js';
 import type { Sink } from '../io/sink.js';
 import { DocIndexReader } from './doc-index.js';
@@ -103,7 +104,7 @@ export interface KeptRun {
 /**
  * Writes runs: only text that was in the input, byte for byte.
  * text: runs separated by a blank line; --doc-per-line: one run per line;
- * jsonl: one record per run, the input record's other fields carried through, plus
+ * jsonl: one record per run, the input record's other fields carried through as written, plus
  * "tadpole": { doc, segments: [first, last] } (segment ordinals within the document); a run
  * of a plain-text document also names its source: "tadpole": { file, line, ... }.
  */
@@ -133,8 +134,10 @@ export class RunWriter {
     const asRecord = this.format === 'jsonl' || (this.format === 'input' && run.doc.fields !== undefined);
     if (asRecord) {
       const source = run.doc.fields === undefined ? { file: run.doc.file, line: run.doc.line } : {};
-      const rec = { ...(run.doc.fields ?? {}), [this.reader.textField]: text, tadpole: { doc: run.doc.ordinal, ...source, segments: [run.firstSegment, run.lastSegment], ...extra } };
-      await this.sink.write(JSON.stringify(rec) + '\n');
+      const tadpole = { doc: run.doc.ordinal, ...source, segments: [run.firstSegment, run.lastSegment], ...extra };
+      // The input's other fields as it wrote them (src/io/carried.ts), never parsed and stringified again.
+      const line = run.doc.carried ? recordText(run.doc.carried, text, JSON.stringify(tadpole)) : JSON.stringify({ ...(run.doc.fields ?? {}), [this.reader.textField]: text, tadpole });
+      await this.sink.write(line + '\n');
     } else if (this.reader.docPerLine && run.doc.fields === undefined) {
       await this.sink.write(text + '\n');
     } else {

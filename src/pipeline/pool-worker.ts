@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { TadpoleError } from '../core/errors.js';
+import { limitFault } from '../core/limits.js';
 import { openScorer } from '../model/open.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
@@ -21,6 +22,9 @@ function post(reply: PoolReply, transfer: ArrayBuffer[] = []): void {
 }
 
 function errorReply(id: number, err: unknown): PoolReply {
+  // An errno does not cross threads: a limit met here is said here, in the words main would use.
+  const limit = limitFault(err);
+  if (limit) return { type: 'error', id, code: 'TADPOLE_LIMIT', message: limit };
   if (err instanceof TadpoleError) return { type: 'error', id, code: err.code, message: err.message };
   return { type: 'error', id, message: err instanceof Error ? err.message : String(err) };
 }

@@ -11,6 +11,7 @@ import type { ModelFile } from '../model/file.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { scoreBatch, slicesFor, splitDocs, type ScoredBatch } from './scored.js';
 import type { PoolReply, PoolRequest, PoolWorkerData, RangeTask, RunHere } from './pool-protocol.js';
+import { checkThreadsFit, mostWorkers, threadsThatFit, workerResourceLimits } from './thread-budget.js';
 
 /**
  * Input bytes per scoring thread when --workers is not given: each thread is its own V8
@@ -26,11 +27,12 @@ export const BYTES_PER_DEFAULT_THREAD = 40_000_000;
 /**
  * Scoring threads when the user names none: one per BYTES_PER_DEFAULT_THREAD of the input
  * files (compressed files count by their size on disk), at least one and at most the cores
- * this process may run on; every core for stdin, whose size is unknown.
+ * this process may run on and the threads that fit under `ulimit -v` (thread-budget.ts); every
+ * core for stdin, whose size is unknown.
  */
 export function defaultWorkers(inputs: readonly InputRef[] = []): number {
   const cores = availableParallelism();
-  if (inputs.length === 0 || inputs.some((i) => inputPath(i) === STDIN)) return cores;
+  if (inputs.length === 0 || inputs.some((i) => inputPath(i) === STDIN)) return Math.min(cores, threadsThatFit());
   let bytes = 0;
   for (const input of inputs) {
     try {
@@ -39,12 +41,18 @@ export function defaultWorkers(inputs: readonly InputRef[] = []): number {
       return cores; // the reader reports a missing input
     }
   }
-  return Math.max(1, Math.min(cores, Math.floor(bytes / BYTES_PER_DEFAULT_THREAD)));
+  return Math.max(1, Math.min(cores, threadsThatFit(), Math.floor(bytes / BYTES_PER_DEFAULT_THREAD)));
 }
 
-/** Refuses a thread count that is not a whole number >= 1 (a flag's or a library caller's). */
+/**
+ * Refuses a thread count that is not a whole number >= 1, that is over mostWorkers(), or
+ * that does not fit under `ulimit -v` (a flag's or a library caller's), before any starts.
+ */
 export function checkWorkers(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new TadpoleError('TADPOLE_USAGE', `--workers must be a whole number >= 1, not ${n}`);
+  const most = mostWorkers();
+  if (n > most) throw new TadpoleError('TADPOLE_USAGE', `--workers ${n} is more threads than this machine can use: at most ${most} (4 per core, ${availableParallelism()} cores available); one per core is fastest`);
+  checkThreadsFit(n);
 }
 
 /** `--workers` as given, or the default for these inputs (undefined inputs: one thread), checked. */
@@ -371,11 +379,13 @@ export class ScoringPool {
 export function startWorker(script: URL, data: unknown): Worker {
   // The parent's --input-type (node -e) is refused by a worker that runs a file.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  const resourceLimits = workerResourceLimits();
+  const options = { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) };
   try {
-    return new Worker(script, { workerData: data, execArgv });
+    return new Worker(script, { ...options, execArgv });
   } catch (err) {
     if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
-    return new Worker(script, { workerData: data, execArgv: [] });
+    return new Worker(script, { ...options, execArgv: [] });
   }
 }
 

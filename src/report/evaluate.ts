@@ -1,12 +1,11 @@
-import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { TadpoleError } from '../core/errors.js';
 import type { KeepBy } from '../cut/exact.js';
 import { defaultEngineWith } from '../eval/engine-default.js';
 import { type EvalResult, runEval } from '../eval/run.js';
 import { loadSpec } from '../eval/spec.js';
 import { type SuiteSummary, summarizeDraws, summarizeSuite } from '../eval/suite.js';
 import { renderReport } from './html.js';
+import { writeFileAtomic } from '../io/atomic.js';
 
 export interface EvaluateOptions {
   /** Spec files (absolute paths, or relative to the process's folder). */
@@ -39,16 +38,6 @@ export interface EvaluateResult {
   overDraws?: SuiteSummary;
 }
 
-async function writeAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (cause) {
-    throw new TadpoleError('TADPOLE_IO', `cannot write ${path}: ${(cause as Error).message}`, { file: path, cause });
-  }
-}
-
 /** What `tadpole eval` does: every spec, over every draw, on the library's own engine; the suite summaries over specs and draws. */
 export async function evaluateSpecs(opts: EvaluateOptions): Promise<EvaluateResult> {
   const draws = opts.draws ?? 1;
@@ -71,7 +60,7 @@ export async function evaluateSpecs(opts: EvaluateOptions): Promise<EvaluateResu
         ...(log ? { log: draws > 1 ? (line: string) => log(`draw ${d + 1}/${draws}: ${line}`) : log } : {}),
       });
       results.push(result);
-      if (opts.reportFile) await writeAtomic(opts.reportFile, renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
+      if (opts.reportFile) writeFileAtomic(opts.reportFile, renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));
       opts.onResult?.(result, { draw: d, spec: i });
     }
     const drawn = { results, suite: summarizeSuite(results) };

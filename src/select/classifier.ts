@@ -11,7 +11,7 @@
 import { b64ToF32, declaredCount, f32ToB64 } from '../core/b64.js';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
-import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
+import { FEATURE_SETS, MAX_CHAR_N, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { fitHasher, type FeatureCache } from './feature-cache.js';
 import { HashedFeatureScorer, scoreFrom, sumBuckets } from './raw-ngrams.js';
 import { needGeneral, needTask } from './options.js';
@@ -169,7 +169,7 @@ export const CLASSIFIER_OPTIONS: readonly OptionDecl[] = [
   { name: 'rounds', type: 'int', default: CLASSIFIER_DEFAULTS.rounds, min: 0, help: 'self-training rounds: the most task-like general sentences join the task side' },
   { name: 'expand', type: 'number', default: CLASSIFIER_DEFAULTS.expand, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the general sentences moved per round (cumulative)' },
   { name: 'features', type: 'choice', default: CLASSIFIER_DEFAULTS.features, choices: FEATURE_SETS, help: 'hashed features: words (1-2-grams), chars (+ character n-grams of each word), chars-folded (digits folded)' },
-  { name: 'charN', type: 'int', default: CLASSIFIER_DEFAULTS.charN, min: 2, help: 'character n-gram length' },
+  { name: 'charN', type: 'int', default: CLASSIFIER_DEFAULTS.charN, min: 2, max: MAX_CHAR_N, help: 'character n-gram length' },
   { name: 'buckets', type: 'int', default: CLASSIFIER_DEFAULTS.buckets, min: 1, help: 'hash buckets (weights)', experimental: true },
   { name: 'epochs', type: 'int', default: CLASSIFIER_DEFAULTS.epochs, min: 1, help: 'passes of stochastic gradient descent', experimental: true },
   { name: 'rate', type: 'number', default: CLASSIFIER_DEFAULTS.rate, min: 0, minOpen: true, help: 'learning rate (divided by the square root of the epoch)', experimental: true },

@@ -10,7 +10,7 @@
 import { b64ToF32, declaredCount, f32ToB64 } from '../core/b64.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl } from '../core/option-decl.js';
-import { FEATURE_SETS, SUBWORD_CHARS, type FeatureSet } from './features.js';
+import { FEATURE_SETS, MAX_CHAR_N, SUBWORD_CHARS, type FeatureSet } from './features.js';
 import { fitHasher, type FeatureCache } from './feature-cache.js';
 import { HashedFeatureScorer, sumBuckets } from './raw-ngrams.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
@@ -59,7 +59,7 @@ export const DSIR_OPTIONS: readonly OptionDecl[] = [
   { name: 'buckets', type: 'int', default: 10000, min: 1, help: 'hash buckets of the n-gram models' },
   { name: 'alpha', type: 'number', default: 1, min: 0, minOpen: true, help: 'add-alpha smoothing of the bucket counts' },
   { name: 'features', type: 'choice', default: 'words', choices: FEATURE_SETS, help: 'words: the paper\'s 1-2-grams; chars-folded adds character n-grams of each word, digits folded' },
-  { name: 'charN', type: 'int', default: SUBWORD_CHARS, min: 2, help: 'character n-gram length of the chars features' },
+  { name: 'charN', type: 'int', default: SUBWORD_CHARS, min: 2, max: MAX_CHAR_N, help: 'character n-gram length of the chars features' },
   { name: 'norm', type: 'choice', default: 'sum', choices: DSIR_NORMS, help: 'sum: the paper\'s log importance weight; mean: per n-gram' },
 ];
 

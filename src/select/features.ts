@@ -22,6 +22,8 @@ export type FeatureSet = (typeof FEATURE_SETS)[number];
  * "Subword features").
  */
 export const SUBWORD_CHARS = 5;
+/** The longest character n-gram a fit takes (charN): longer ones are whole words, which the word features already hold. */
+export const MAX_CHAR_N = 16;
 
 export interface SentenceHasher {
   /** Bucket ids of the last `hash` call. */

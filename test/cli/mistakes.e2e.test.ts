@@ -141,10 +141,10 @@ describe.skipIf(!shared)('user mistakes (needs ../shared)', () => {
     expect(cmd.stderr).toMatch(/did you mean "filter"\?/);
     const far = await runMain(['filter', '--zzzzzz']);
     expect(far.stderr).not.toMatch(/did you mean/);
-    // A flag that shares its first word with known ones names them all.
+    // A flag that extends a known one by a word names that one (--keep-share: --keep, not --keep-by too).
     const share = await runMain(['filter', '-m', model, '--keep-share', '0.2', corpus]);
     expect(share.code).toBe(2);
-    expect(share.stderr).toMatch(/unknown option --keep-share .*did you mean --keep or --keep-by\?/);
+    expect(share.stderr).toMatch(/unknown option --keep-share .*did you mean --keep\?/);
   });
 
   it('8. a task of one item per line without stops: a --doc-per-line hint', async () => {

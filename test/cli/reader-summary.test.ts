@@ -12,6 +12,10 @@ describe('readerSummary: what the reader skipped or repaired, in one line', () =
     );
   });
 
+  it('a lone surrogate escape: counted apart from invalid UTF-8, with what text output does with it', () => {
+    expect(readerSummary({ loneSurrogateDocs: 2 }, { textField: 'text', stats: true })).toBe('warning: a lone surrogate escape (\\ud800-\\udfff) in 2 documents, written as U+FFFD in text output (counts in --stats)');
+  });
+
   it('offers --strict only for records it could stop at, and --stats only where there is one', () => {
     expect(readerSummary({ oversizedDocs: 1 }, { textField: 'text', stats: false })).toBe('warning: skipped 1 document over --max-doc-bytes');
   });

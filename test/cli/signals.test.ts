@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cli, cliAsync, fitModel, newsJsonl, sleep, tempDir } from '../run/helpers.js';
@@ -17,9 +17,10 @@ beforeAll(() => {
   reference = cli(['filter', '-q', '-m', model, input]).stdout;
 });
 
-async function waitFor(path: string, ms = 20_000): Promise<void> {
+/** Until `path` exists and holds at least `bytes` bytes. */
+async function waitFor(path: string, bytes = 0, ms = 120_000): Promise<void> {
   const t = Date.now();
-  while (!existsSync(path)) {
+  while (!existsSync(path) || statSync(path).size < bytes) {
     if (Date.now() - t > ms) throw new Error(`timed out waiting for ${path}`);
     await sleep(20);
   }
@@ -34,8 +35,8 @@ describe('signals', () => {
     const out = join(dir, `out-${sig}.jsonl`);
     const args = ['filter', '-m', model, input, '--run-dir', runDir, '-o', out, '-q', '--batch-sentences', '200', '--checkpoint-seconds', '0'];
     const { child, done } = cliAsync(args);
-    await waitFor(join(runDir, 'shards', '0-of-1', 'segments.spill'));
-    await sleep(200);
+    // Some segments are scored (their scores in the spill), so there is a checkpoint to keep.
+    await waitFor(join(runDir, 'shards', '0-of-1', 'segments.spill'), 1);
     child.kill(sig);
     const r = await done;
     if (r.code === 0) return; // finished before the signal landed (slow machine): nothing to check
@@ -53,9 +54,9 @@ describe('signals', () => {
     mkdirSync(outDir);
     const out = join(outDir, 'kept.jsonl');
     const { child, done } = cliAsync(['filter', '-q', '-m', model, input, '-o', out, '--batch-sentences', '200']);
-    // The output's temp file exists once the signal handlers are in place (a busy machine
-    // can take longer than a fixed sleep to get there, and then SIGTERM kills node outright).
-    for (let t = Date.now(); readdirSync(outDir).length === 0 && Date.now() - t < 20_000; ) await sleep(10);
+    // The output's temp file exists once the run is under way (a busy machine can take longer
+    // than any fixed sleep to get there).
+    for (let t = Date.now(); readdirSync(outDir).length === 0 && Date.now() - t < 120_000; ) await sleep(10);
     child.kill('SIGTERM');
     const r = await done;
     if (r.code === 0) return;

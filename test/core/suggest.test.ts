@@ -11,12 +11,25 @@ describe('"did you mean": near-miss flags', () => {
     expect(closest('fliter', ['fit', 'filter', 'split'])).toBe('filter');
   });
 
-  it('a flag that shares its first word with known ones: every one of them (--keep-share: --keep, --keep-by)', () => {
-    expect(nearMisses('--keep-share', filterFlags)).toEqual(['--keep', '--keep-by']);
-    expect(nearMisses('--doc-lines', filterFlags)).toEqual(['--doc-context', '--doc-per-line']);
-    // A prefix of several: all of them (--out: --output, --out-format).
-    expect(nearMisses('--out', filterFlags)).toEqual(['--output', '--out-format']);
+  it('a flag that shares its first word with known ones: every one of them (--doc-size: --doc-context, --doc-per-line)', () => {
+    expect(nearMisses('--doc-size', filterFlags)).toEqual(['--doc-context', '--doc-per-line']);
+    // A prefix of several, none matching by words: all of them.
+    expect(nearMisses('--ou', ['--output', '--outline'])).toEqual([]);
+    expect(nearMisses('--outp', ['--outputs', '--outpost'])).toEqual(['--outputs', '--outpost']);
     expect(nearMisses('--thresh', filterFlags)).toEqual(['--threshold']);
+  });
+
+  it('the flag the user meant before one a few edits away: its words, then the known flag it extends', () => {
+    const withOnnx = [...filterFlags, '--model-dir', '--onnx-file'];
+    // --model-dir is 3 edits from --model-file, --model 5: the words decide.
+    expect(nearMisses('--model-file', withOnnx)).toEqual(['--model']);
+    expect(nearMisses('--keep-share', filterFlags)).toEqual(['--keep']);
+    expect(nearMisses('--doc-lines', filterFlags)).toEqual(['--doc-per-line']);
+    expect(nearMisses('--output-format', filterFlags)).toEqual(['--out-format']);
+    expect(nearMisses('--out', filterFlags)).toEqual(['--output']);
+    expect(nearMisses('--text-field-name', filterFlags)).toEqual(['--text-field']);
+    expect(nearMisses('--sample-general', ['--general', '--general-sample', '--task', '--seed'])).toEqual(['--general-sample']);
+    expect(nearMisses('--onnx', withOnnx)).toEqual(['--onnx-file']);
   });
 
   it('nothing for a word far from every flag, or a first word too short to say anything', () => {

@@ -270,18 +270,29 @@ describe('scratch folders that are gone, devices that refuse writes', () => {
   });
 });
 
-/** Runs the CLI, waits until it is blocked on its pipe, sends SIGTERM: it must exit 143 within 5 s. */
+/**
+ * Runs the CLI, waits until it has made its scratch folder (in a TMPDIR of its own: the run is
+ * under way, its named pipe waited on from there), sends SIGTERM: it must exit 143 within 5 s.
+ */
 async function endsOnSigterm(args: string[]): Promise<void> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: 'ignore' });
+  const tmp = join(dir, `sigterm-tmpdir-${++sigtermRuns}`);
+  mkdirSync(tmp);
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
   const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await new Promise((r) => setTimeout(r, 1500));
+  for (const t = Date.now(); readdirSync(tmp).length === 0; ) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('the run ended before it made its scratch folder');
+    if (Date.now() - t > 120_000) throw new Error('timed out waiting for the scratch folder');
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const t = Date.now();
   child.kill('SIGTERM');
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   expect(await code).toBe(143);
   clearTimeout(killer);
   expect(Date.now() - t).toBeLessThan(5_000);
+  expect(readdirSync(tmp)).toEqual([]);
 }
+let sigtermRuns = 0;
 
 describe('inputs that can be read only once', () => {
   const fifo = join(dir, 'corpus.fifo.jsonl');

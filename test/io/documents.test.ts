@@ -96,6 +96,23 @@ describe('readDocuments', () => {
     expect(docs[1]!.line).toBe(7);
   });
 
+  it('JSONL: the carried fields are the line\'s members as written, a record split across chunks too', async () => {
+    const line = '{"id":90071992547409930,"text":"Split \\"here\\".","n":-0.0,"o":{"a":[1e400]}}\n';
+    const bytes = Buffer.from(line + line);
+    const docs = await read([bytes.subarray(0, 20), bytes.subarray(20, 70), bytes.subarray(70)], JSONL);
+    expect(docs.map((d) => d.text)).toEqual(['Split "here".', 'Split "here".']);
+    for (const d of docs) expect(d.carried).toEqual({ before: '"id":90071992547409930', textKey: '"text"', after: '"n":-0.0,"o":{"a":[1e400]}' });
+  });
+
+  it('JSONL: a lone surrogate escape in the text is counted (UTF-8 output cannot hold it), not as invalid UTF-8', async () => {
+    const counters = new ReadCounters();
+    const docs = await read([Buffer.from('{"text":"a \\ud800 b"}\n{"text":"pair \\ud83d\\ude00 ok"}\n')], JSONL, counters);
+    expect(docs[0]!.text).toBe('a \ud800 b');
+    expect(counters.loneSurrogateDocs).toBe(1);
+    expect(counters.invalidUtf8Docs).toBe(0);
+    expect(counters.warnings).toEqual(['<stdin>:1: lone surrogate escape in "text": U+FFFD in text output']);
+  });
+
   it('JSONL --strict fails naming the file and line', async () => {
     const err = await read([Buffer.from('{"text":"ok"}\n{"nope":1}\n')], { ...JSONL, strict: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TadpoleError);

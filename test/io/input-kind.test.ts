@@ -31,9 +31,9 @@ describe('resolveInput: an input\'s kind, decided once', () => {
     writeFileSync(named, gzipSync(records));
     expect(resolveInput(named, 'auto')).toMatchObject({ bytes: 'gzip', format: 'jsonl', formatFromStream: false, seekable: false });
   });
-  it('stdin and a missing file: nothing read now (the reader judges and reports them)', () => {
+  it('stdin: nothing read now (the reader judges it as it streams); a missing file is refused here, before any thread or byte of work', () => {
     expect(resolveInput('-', 'auto')).toMatchObject({ bytes: 'text', formatFromStream: true, seekable: false, size: -1 });
-    expect(resolveInput(join(dir, 'missing.txt'), 'auto')).toMatchObject({ seekable: false, size: -1 });
+    expect(() => resolveInput(join(dir, 'missing.txt'), 'auto')).toThrow(/missing\.txt: cannot read input \(ENOENT\)/);
   });
   it('a record resolved under another --format is resolved again; under the same one it is used as it is', () => {
     const f = join(dir, 'd.txt');

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { TadpoleError } from '../../core/errors.js';
+import { storageFault, TadpoleError, usageError, writeFailure } from '../../core/errors.js';
+import { redact } from '../../core/redact.js';
 import { modelCacheDir, PULL_MANIFEST, type PullManifest } from './cache.js';
 import { ONNX_CANDIDATES } from './model-dir.js';
 
@@ -17,6 +18,56 @@ export const DEFAULT_ENDPOINT = 'https://huggingface.co';
 
 export function hubEndpoint(env: NodeJS.ProcessEnv): string {
   return (env.TADPOLE_HF_ENDPOINT || env.HF_ENDPOINT || DEFAULT_ENDPOINT).replace(/\/+$/, '');
+}
+
+/** Text safe to print: no password of the hub's address, no HF_TOKEN. */
+function safe(text: string, env: NodeJS.ProcessEnv): string {
+  return redact(text, [env.HF_TOKEN]);
+}
+
+/** The hub's address without its user and password, and those as a Basic authorization (as curl sends them). */
+function splitCredentials(endpoint: string): { base: string; basic?: string } {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*)@(.*)$/i.exec(endpoint);
+  if (!m) return { base: endpoint };
+  const [user = '', pass = ''] = (m[2] as string).split(':').map((x) => decodeURIComponent(x));
+  return { base: (m[1] as string) + (m[3] as string), basic: Buffer.from(`${user}:${pass}`).toString('base64') };
+}
+
+/** The hub's own rule for a part of a repo id: letters, digits, -, _ and ., no -- or .., not starting or ending with - or . */
+const REPO_PART = /^(?![-.])(?!.*--)(?!.*\.\.)[A-Za-z0-9_.-]+(?<![-.])$/;
+const MAX_REPO_ID = 96;
+
+/**
+ * Names that go into the hub's URLs, checked before any request: a repo id is `name` or
+ * `namespace/name` by the hub's rules, a revision a branch, tag or commit, a file a relative
+ * path inside the repo. `..`, an absolute path or a backslash would address something else.
+ */
+function checkPullNames(opts: Pick<PullOptions, 'repo' | 'revision' | 'onnxFile' | 'files'>): void {
+  const repoParts = opts.repo.split('/');
+  if (opts.repo.length > MAX_REPO_ID || repoParts.length > 2 || !repoParts.every((p) => REPO_PART.test(p))) {
+    throw usageError(`model pull needs a repo id like owner/name (letters, digits, -, _ and . in each part, not starting or ending with - or ., no -- or .., at most ${MAX_REPO_ID} characters), got ${JSON.stringify(opts.repo)}; see 'tadpole model --help'`);
+  }
+  const revision = opts.revision ?? 'main';
+  const segments = revision.split('/');
+  if (revision.length > 256 || !/^[A-Za-z0-9._\/+-]+$/.test(revision) || segments.some((s) => s === '' || s.startsWith('.') || s.endsWith('.lock'))) {
+    throw usageError(`--revision ${JSON.stringify(revision)} is not a branch, tag or commit name (letters, digits, -, _, +, . and /, no empty, "." or ".." part)`);
+  }
+  for (const [flag, path] of [...(opts.onnxFile !== undefined ? [['--onnx-file', opts.onnxFile]] : []), ...(opts.files ?? []).map((f) => ['--file', f])] as [string, string][]) {
+    const why = badRepoPath(path);
+    if (why) throw usageError(`${flag} ${JSON.stringify(path)} is not a file path inside the repo: ${why}`);
+  }
+}
+
+function badRepoPath(path: string): string | undefined {
+  if (path === '') return 'it is empty';
+  if (path.startsWith('/')) return 'it is absolute';
+  if (path.includes('\\')) return 'it has a backslash';
+  if (/[\u0000-\u001f\u007f]/.test(path)) return 'it has a control character';
+  const segments = path.split('/');
+  if (segments.includes('..')) return 'it has a ".." part';
+  if (segments.includes('.')) return 'it has a "." part';
+  if (segments.includes('')) return 'it has an empty part';
+  return undefined;
 }
 
 /** Files an embedder needs, besides one .onnx file. */
@@ -66,18 +117,19 @@ function encodePath(p: string): string {
 
 function headers(env: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
   const token = env.HF_TOKEN;
-  return { 'user-agent': 'tadpole', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
+  const basic = splitCredentials(hubEndpoint(env)).basic;
+  const authorization = token ? `Bearer ${token}` : basic ? `Basic ${basic}` : undefined;
+  return { 'user-agent': 'tadpole', ...(authorization ? { authorization } : {}), ...extra };
 }
 
-async function fetchOrFail(url: string, init: RequestInit, what: string): Promise<Response> {
+async function fetchOrFail(url: string, init: RequestInit, what: string, env: NodeJS.ProcessEnv): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new TadpoleError(
       'TADPOLE_IO',
-      `cannot reach ${url} (${cause?.code ?? cause?.message ?? (err as Error).message}) while fetching ${what}; set TADPOLE_HF_ENDPOINT (or HF_ENDPOINT) to a reachable mirror, or copy the model folder by hand and use --model-dir`,
-      { cause: err },
+      safe(`cannot reach ${url} (${cause?.code ?? cause?.message ?? (err as Error).message}) while fetching ${what}; set TADPOLE_HF_ENDPOINT (or HF_ENDPOINT) to a reachable mirror, or copy the model folder by hand and use --model-dir`, env),
     );
   }
 }
@@ -88,13 +140,18 @@ interface ApiModel {
 
 export async function listRepoFiles(endpoint: string, repo: string, revision: string, env: NodeJS.ProcessEnv): Promise<HubFile[]> {
   const url = `${endpoint}/api/models/${encodePath(repo)}/revision/${encodeURIComponent(revision)}?blobs=true`;
-  const res = await fetchOrFail(url, { headers: headers(env) }, `the file list of ${repo}`);
+  const res = await fetchOrFail(url, { headers: headers(env) }, `the file list of ${repo}`, env);
   if (!res.ok) {
     const hint = res.status === 401 || res.status === 403 ? ' (private or gated: set HF_TOKEN)' : res.status === 404 ? ' (check the repo name and --revision)' : '';
-    throw new TadpoleError('TADPOLE_IO', `model ${repo}@${revision}: ${url} answered HTTP ${res.status}${hint}`);
+    throw new TadpoleError('TADPOLE_IO', safe(`model ${repo}@${revision}: ${url} answered HTTP ${res.status}${hint}`, env));
   }
-  const body = (await res.json()) as ApiModel;
-  if (!Array.isArray(body.siblings)) throw new TadpoleError('TADPOLE_IO', `model ${repo}@${revision}: ${url} gave no "siblings" file list`);
+  let body: ApiModel;
+  try {
+    body = (await res.json()) as ApiModel;
+  } catch (err) {
+    throw new TadpoleError('TADPOLE_IO', safe(`model ${repo}@${revision}: ${url} gave no JSON file list (${(err as Error).message})`, env));
+  }
+  if (!Array.isArray(body?.siblings)) throw new TadpoleError('TADPOLE_IO', safe(`model ${repo}@${revision}: ${url} gave no "siblings" file list`, env));
   return body.siblings.map((s) => {
     const size = s.lfs?.size ?? s.size;
     return {
@@ -160,22 +217,29 @@ function verify(file: HubFile, path: string, size: number, h: { sha256: string; 
 
 async function download(url: string, part: string, env: NodeJS.ProcessEnv, what: string): Promise<'downloaded' | 'resumed'> {
   const have = existsSync(part) ? statSync(part).size : 0;
-  const res = await fetchOrFail(url, { headers: headers(env, have > 0 ? { range: `bytes=${have}-` } : {}) }, what);
+  const res = await fetchOrFail(url, { headers: headers(env, have > 0 ? { range: `bytes=${have}-` } : {}) }, what, env);
   if (res.status === 416 && have > 0) {
     // The .part is already complete (or longer than the file): let the checks decide.
     await res.body?.cancel();
     return 'resumed';
   }
-  if (!res.ok || !res.body) throw new TadpoleError('TADPOLE_IO', `${what}: ${url} answered HTTP ${res.status}`);
+  if (!res.ok || !res.body) throw new TadpoleError('TADPOLE_IO', safe(`${what}: ${url} answered HTTP ${res.status}`, env));
   const resumed = res.status === 206 && have > 0;
   if (!resumed && have > 0) truncateSync(part, 0);
-  await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+  try {
+    await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+  } catch (err) {
+    // The .part stays: the next pull resumes it.
+    if (storageFault(err)) throw writeFailure(part, err);
+    throw new TadpoleError('TADPOLE_IO', safe(`${what}: the download from ${url} broke off (${(err as Error).message}); run the pull again to resume it`, env));
+  }
   return resumed ? 'resumed' : 'downloaded';
 }
 
 export async function pullModel(opts: PullOptions): Promise<PullResult> {
+  checkPullNames(opts);
   const revision = opts.revision ?? 'main';
-  const endpoint = hubEndpoint(opts.env);
+  const endpoint = splitCredentials(hubEndpoint(opts.env)).base;
   opts.start?.(endpoint);
   const log = opts.log ?? (() => {});
   const dir = modelCacheDir(opts.env, opts.repo);

@@ -3,6 +3,8 @@ import { TadpoleError } from '../../core/errors.js';
 import type { ByteRange } from '../input.js';
 import { HAS_BUILTIN_ZSTD } from './zstd.js';
 import { checkedMetadata, unreadableParquet } from './parquet-plan.js';
+import { jsonText, timestampParsers } from './parquet-json.js';
+import { carriedFromColumns, type CarriedFields } from '../carried.js';
 
 /**
  * Parquet read with hyparquet, one row group at a time, so memory is bounded by one row
@@ -28,6 +30,7 @@ export interface ParquetRowDoc {
   row: number;
   text: string | undefined;
   fields: Record<string, unknown>;
+  carried: CarriedFields;
 }
 
 /** The rows of a Parquet file from `range.start` (a row) on, one row group per batch. */
@@ -48,6 +51,8 @@ export async function* parquetRows(path: string, name: string, textField: string
   if (!columns.includes(textField)) {
     throw new TadpoleError('TADPOLE_INPUT', `${name}: Parquet has no "${textField}" column (columns: ${columns.slice(0, 12).join(', ')}${columns.length > 12 ? ', ...' : ''}); name the text column with --text-field NAME`, { file: name });
   }
+  const keys = columns.map((name) => JSON.stringify(name));
+  const textColumn = columns.indexOf(textField);
   const first = range?.start ?? 0;
   const stop = range?.end ?? Number.MAX_SAFE_INTEGER;
   let groupStart = 0;
@@ -58,13 +63,14 @@ export async function* parquetRows(path: string, name: string, textField: string
     if (from < to) {
       let rows: Record<string, unknown>[];
       try {
-        rows = await parquetReadObjects({ file, metadata, rowStart: from, rowEnd: to, compressors: { ZSTD: zstdPage } });
+        rows = await parquetReadObjects({ file, metadata, rowStart: from, rowEnd: to, compressors: { ZSTD: zstdPage }, parsers: timestampParsers });
       } catch (err) {
         throw new TadpoleError('TADPOLE_INPUT', `${name}: Parquet row group at row ${groupStart} cannot be read (${(err as Error).message})`, { file: name, cause: err });
       }
       yield rows.map((r, i) => {
         const text = r[textField];
-        return { row: from + i, text: typeof text === 'string' ? text : undefined, fields: jsonFields(r) };
+        const carried = carriedFromColumns(columns, keys, (k) => jsonText(r[columns[k]!]), textColumn);
+        return { row: from + i, text: typeof text === 'string' ? text : undefined, fields: jsonFields(r), carried };
       });
     }
     groupStart = groupEnd;
@@ -72,7 +78,7 @@ export async function* parquetRows(path: string, name: string, textField: string
   }
 }
 
-/** Column values as JSON can carry them (JSONL output): 64-bit integers as numbers when exact, else strings; dates as ISO strings; bytes as base64. */
+/** Column values as plain JavaScript (Doc.fields): 64-bit integers as numbers when exact, else strings; dates as ISO strings; bytes as base64. JSONL output writes `carried`, exact. */
 function jsonFields(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[k] = jsonValue(v);
