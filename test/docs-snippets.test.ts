@@ -17,6 +17,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from './helpers/cli.js';
 import { testDir } from './helpers/temp.js';
+import { warcFile, wetOf } from './helpers/warc.js';
 
 const NOT_RUN = /^<!-- not run: (\S.*\S) -->$/;
 
@@ -134,8 +135,11 @@ beforeAll(() => {
   mkdirSync(join(dir, 'shards'));
   writeFileSync(join(dir, 'shards', 'a.jsonl'), docs.slice(0, 200).join('\n') + '\n');
   writeFileSync(join(dir, 'shards', 'b.jsonl.gz'), gzipSync(docs.slice(200).join('\n') + '\n'));
+  writeFileSync(join(dir, 'CC-MAIN-20240101-00000.warc.wet.gz'), warcFile(wetOf(texts.slice(0, 200))));
   mkdirSync(join(dir, 'data', '2024'), { recursive: true });
   copyFileSync(join(ROOT, 'test', 'fixtures', 'formats', 'corpus.parquet'), join(dir, 'data', '2024', 'corpus.parquet'));
+  // A small WordPiece tokenizer.json, for the token budgets (--keep-by tokens --tokenizer).
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'tokenizer', 'tokenizer.json'), join(dir, 'tokenizer.json'));
   // 'tadpole' for the library snippets: this checkout's build.
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules', 'tadpole'), 'dir');

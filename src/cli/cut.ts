@@ -1,18 +1,18 @@
 import { TadpoleError } from '../core/errors.js';
-import { bool, numWithDefault, str, type CommandSpec } from './args.js';
+import { bool, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { keepByFlag, keepByFrom } from './keep-by.js';
+import { budgetShortfall, keepByCutFlag, keepByFrom, keepFlag, keepFrom } from './keep-by.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { cutStage } from '../run/shard-run.js';
 
 const spec: CommandSpec = {
   name: 'cut',
   summary: 'merge every shard of a run into one exact global cut (after tadpole score --shard)',
-  usage: 'tadpole cut --run-dir DIR [--keep 0.2] [--keep-by bytes|sentences]',
+  usage: 'tadpole cut --run-dir DIR [--keep 0.2|5GB|2e9] [--keep-by bytes|sentences|tokens]',
   flags: [
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory the shards were scored into (required)' },
-    { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, help: 'Share to keep, 0..1 (exact to within one segment)' },
-    keepByFlag,
+    keepFlag,
+    keepByCutFlag,
     { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', help: 'Also write the cut (threshold, per-shard offsets, merged counters) here as JSON' },
     { name: 'quiet', alias: 'q', type: 'boolean', help: 'No summary on stderr' },
   ],
@@ -24,9 +24,13 @@ export const command: Command = {
   async run(args, io) {
     const runDir = str(args, 'runDir');
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
-    const { replaced, ...cut } = await cutStage(runDir, numWithDefault(args, 'keep'), keepByFrom(args, runDir), io.env.TADPOLE_TEST_CRASH_AT);
+    const keepBy = keepByFrom(args, runDir);
+    const keep = keepFrom(args, keepBy);
+    const { replaced, ...cut } = await cutStage(runDir, keep, keepBy, io.env.TADPOLE_TEST_CRASH_AT);
     const statsPath = str(args, 'stats');
     if (statsPath) writeFileAtomic(statsPath, JSON.stringify(cut, null, 2) + '\n');
+    const short = budgetShortfall(keep, keepBy, { [keepBy]: { total: cut.totalWeight } });
+    if (short) io.stderr.write(`tadpole: warning: ${short}\n`);
     if (!bool(args, 'quiet')) {
       io.stderr.write(`tadpole: cut over ${cut.of} shard(s): keep ${cut.keptSegments}/${cut.totalSegments} segments (${cut.keptWeight}/${cut.totalWeight} ${cut.keepBy}), threshold ${cut.threshold}\n`);
     }

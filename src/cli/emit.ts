@@ -4,16 +4,17 @@ import { bool, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
-import { parseShard } from '../run/layout.js';
+import { shardAutoHelp, shardFrom, shardsFlag } from './shard-flag.js';
 import { emitStage } from '../run/shard-run.js';
 
 const spec: CommandSpec = {
   name: 'emit',
   summary: "write one shard's kept text (after tadpole cut)",
-  usage: 'tadpole emit --run-dir DIR --shard I/N [-o FILE | -o -]',
+  usage: 'tadpole emit --run-dir DIR --shard I/N|auto [-o FILE | -o -]',
   flags: [
     { name: 'run-dir', type: 'string', arg: 'DIR', help: 'The run directory (required)' },
-    { name: 'shard', type: 'string', arg: 'I/N', help: 'Which shard, 0-based, as scored (required)' },
+    { name: 'shard', type: 'string', arg: 'I/N', help: `Which shard, as scored (required): ${shardAutoHelp}` },
+    shardsFlag,
     { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or - for stdout [default: DIR/parts/part-IIIII-of-NNNNN]' },
     { name: 'resume', type: 'boolean', help: 'Continue a partial emit from its checkpoint' },
     { name: 'checkpoint-seconds', min: 0, type: 'number', arg: 'S', default: 2, help: 'Seconds between checkpoints' },
@@ -30,8 +31,8 @@ export const command: Command = {
     const runDir = str(args, 'runDir');
     if (!runDir) throw new TadpoleError('TADPOLE_USAGE', '--run-dir DIR is required');
     const shardSpec = str(args, 'shard');
-    if (!shardSpec) throw new TadpoleError('TADPOLE_USAGE', '--shard I/N is required');
-    const id = parseShard(shardSpec);
+    if (!shardSpec) throw new TadpoleError('TADPOLE_USAGE', '--shard I/N (or --shard auto) is required');
+    const id = shardFrom(shardSpec, args, io, 'emit');
     const output = str(args, 'output');
     if (output !== '-') checkOutputCompression(output);
     const quiet = bool(args, 'quiet');

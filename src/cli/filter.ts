@@ -5,7 +5,7 @@ import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { workersFlag, workersFrom } from './workers.js';
-import { keepByFlag, keepByFrom } from './keep-by.js';
+import { budgetShortfall, keepByCutFlag, keepByFrom, keepFlag, keepFrom, tokenizerFlag } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { readerSummary } from './reader-summary.js';
@@ -31,8 +31,9 @@ const spec: CommandSpec = {
   positionalInputs: true,
   flags: [
     { name: 'model', alias: 'm', role: 'input', type: 'string', arg: 'FILE', group: 'Selection', help: 'Model file from tadpole fit (required)' },
-    { name: 'keep', min: 0, max: 1, type: 'number', arg: 'SHARE', default: 0.2, group: 'Selection', help: 'Share to keep, 0..1 (exact to within one segment)' },
-    { ...keepByFlag, group: 'Selection' },
+    { ...keepFlag, group: 'Selection' },
+    { ...keepByCutFlag, group: 'Selection' },
+    { ...tokenizerFlag, group: 'Selection' },
     { name: 'threshold', type: 'number', arg: 'T', group: 'Selection', help: 'Keep segments scoring <= T in ONE streaming pass (no cut; reuse a threshold from --stats)' },
     { name: 'segment', min: 1, type: 'int', arg: 'N', default: 15, group: 'Selection', help: 'Sentences per segment (segments never cross documents)' },
     { ...docContextFlag, group: 'Selection' },
@@ -40,7 +41,7 @@ const spec: CommandSpec = {
     { name: 'C', min: 0, type: 'number', arg: 'C', default: 1, group: 'Selection', help: '--weights: sensitivity C' },
     { name: 'alpha', type: 'number', arg: 'A', default: 0, group: 'Selection', help: '--weights: offset alpha (in standard deviations)' },
     ...readerFlags.map((f) => ({ ...f, group: 'Input' })),
-    { name: 'output', alias: 'o', role: 'output-file', type: 'string', arg: 'FILE', group: 'Output', help: 'Output file, written to a temp file and renamed on success; *.gz / *.zst compressed [default: stdout]' },
+    { name: 'output', alias: 'o', role: 'output-file', type: 'string', arg: 'FILE', group: 'Output', help: 'Output file, written to a temp file and renamed on success; *.gz / *.zst compressed; or s3://BUCKET/KEY, uploaded [default: stdout]' },
     { name: 'out-format', type: 'string', choices: ['text', 'jsonl'], arg: 'FMT', group: 'Output', help: 'text: kept runs separated by blank lines; jsonl: a record per kept run (a plain-text run names its file and line) [default: what the -o name says (.jsonl, .txt), else as the input; JSONL when the inputs mix text and records]' },
     { name: 'stats', role: 'output-file', type: 'string', arg: 'FILE', group: 'Output', help: 'Write a JSON summary: counts, threshold, seconds per stage' },
     { name: 'quiet', alias: 'q', type: 'boolean', group: 'Output', help: 'No progress or summary on stderr (warnings still)' },
@@ -88,10 +89,11 @@ export const command: Command = {
     const batch = num(args, 'batchSentences');
     const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
-    const keep = numWithDefault(args, 'keep');
     const segment = numWithDefault(args, 'segment');
     const docContext = docContextFrom(args);
     const keepBy = keepByFrom(args, runDir);
+    const keep = keepFrom(args, keepBy);
+    const tokenizer = str(args, 'tokenizer');
     const weights = bool(args, 'weights');
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
     if (runDir && (threshold !== undefined || weights || workDir)) {
@@ -131,6 +133,7 @@ export const command: Command = {
         segment,
         docContext,
         keepBy,
+        ...(tokenizer ? { tokenizer } : {}),
         ...(threshold !== undefined ? { threshold } : {}),
         ...(weights ? { weights: { C: numWithDefault(args, 'C'), alpha: numWithDefault(args, 'alpha') } } : {}),
         outFormat,
@@ -175,6 +178,8 @@ export const command: Command = {
     // The completed model is not written back to the model file: its measure is said here (and in --stats).
     if (!quiet && stats.completion && stats.heldOut) io.stderr.write(`tadpole: ${describeHeldOut(stats.heldOut)}\n`);
     if (!quiet && (stats.taskShare || stats.taskShareNone)) io.stderr.write(`tadpole: ${describeTaskShare({ ...(stats.taskShare ? { share: stats.taskShare } : {}), ...(stats.taskShareNone ? { none: stats.taskShareNone } : {}) }, stats.completion ? 'the corpus' : "the model's general sample")}\n`);
+    const short = budgetShortfall(keep, keepBy, stats);
+    if (short) warn(short);
     if (!quiet && !stats.closedEarly) {
       io.stderr.write(`tadpole: kept ${stats.segments.kept}/${stats.segments.total} segments, ${keptShares(stats)} in ${stats.seconds.total.toFixed(1)}s\n`);
     }
@@ -182,13 +187,15 @@ export const command: Command = {
   },
 };
 
-/** What was kept, as a share of the unit --keep counted first, then of the other unit. */
-function keptShares(stats: { keepBy: KeepBy; sentences: { kept: number; total: number }; bytes: { kept: number; total: number } }): string {
+/** What was kept, as a share of the unit --keep counted first, then of the others (tokens when counted). */
+function keptShares(stats: { keepBy: KeepBy; sentences: { kept: number; total: number }; bytes: { kept: number; total: number }; tokens?: { kept: number; total: number } }): string {
   const pct = (c: { kept: number; total: number }) => (100 * (c.total ? c.kept / c.total : 0)).toFixed(2);
-  const { sentences: s, bytes: b } = stats;
+  const { sentences: s, bytes: b, tokens: t } = stats;
+  const tokens = t && stats.keepBy !== 'tokens' ? `, ${t.kept}/${t.total} tokens (${pct(t)}%)` : '';
+  if (stats.keepBy === 'tokens' && t) return `${pct(t)}% of the tokens (${t.kept}/${t.total}), ${b.kept}/${b.total} bytes (${pct(b)}%), ${s.kept}/${s.total} sentences (${pct(s)}%)`;
   return stats.keepBy === 'bytes'
-    ? `${pct(b)}% of the bytes (${b.kept}/${b.total}), ${s.kept}/${s.total} sentences (${pct(s)}%)`
-    : `${pct(s)}% of the sentences (${s.kept}/${s.total}), ${b.kept}/${b.total} bytes (${pct(b)}%)`;
+    ? `${pct(b)}% of the bytes (${b.kept}/${b.total}), ${s.kept}/${s.total} sentences (${pct(s)}%)${tokens}`
+    : `${pct(s)}% of the sentences (${s.kept}/${s.total}), ${b.kept}/${b.total} bytes (${pct(b)}%)${tokens}`;
 }
 
 /**

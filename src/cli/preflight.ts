@@ -19,7 +19,9 @@ export function preflight(spec: CommandSpec, args: ParsedArgs, cwd: string): voi
     if (value === undefined || value === false) continue;
     const values = Array.isArray(value) ? value : [String(value)];
     if (f.role === 'output-file' || f.role === 'output-dir') {
-      for (const v of values) if (v !== '-') outputs.push({ flag: f.alias ? `-${f.alias}/--${f.name}` : `--${f.name}`, path: resolve(cwd, v), kind: f.role === 'output-file' ? 'file' : 'dir' });
+      const remote = values.filter((v) => /^(s3|https?|hf):\/\//i.test(v));
+      for (const v of remote) checkRemoteOutput(spec, args, f.name, f.alias, v);
+      for (const v of values) if (v !== '-' && !remote.includes(v)) outputs.push({ flag: f.alias ? `-${f.alias}/--${f.name}` : `--${f.name}`, path: resolve(cwd, v), kind: f.role === 'output-file' ? 'file' : 'dir' });
     } else if (f.role === 'input') {
       for (const v of values) if (v !== STDIN) inputs.push({ flag: `--${f.name}`, path: v });
     }
@@ -48,6 +50,20 @@ export function preflight(spec: CommandSpec, args: ParsedArgs, cwd: string): voi
       }
     }
   }
+}
+
+/** Commands whose kept text streams to one output: that output may be an S3 object (src/io/remote/upload.ts). */
+const OBJECT_OUTPUT = new Set(['filter', 'score', 'split']);
+
+function checkRemoteOutput(spec: CommandSpec, args: ParsedArgs, name: string, alias: string | undefined, value: string): void {
+  const flag = `${alias ? `-${alias}/` : ''}--${name}`;
+  const scheme = value.split('://')[0]!.toLowerCase();
+  if (scheme === 's3' && name === 'output' && OBJECT_OUTPUT.has(spec.name) && args.flags.runDir === undefined) {
+    if (!/^s3:\/\/[^/]+\/.+$/.test(value) || value.endsWith('/')) throw new TadpoleError('TADPOLE_USAGE', `${flag}: an output object is s3://BUCKET/KEY`);
+    return;
+  }
+  if (scheme === 's3') throw new TadpoleError('TADPOLE_USAGE', `${flag}: an s3:// output is written only by filter, score and split -o, without --run-dir; write a file and upload it`);
+  throw new TadpoleError('TADPOLE_USAGE', `${flag}: outputs are local files or s3:// objects, not ${scheme}:// addresses; write a file and upload it`);
 }
 
 function expandedQuietly(path: string): string[] {

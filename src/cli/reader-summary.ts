@@ -12,6 +12,7 @@ export function readerSummary(reader: Readonly<Record<string, number | undefined
   if (n('missingFieldLines')) skipped.push(count(n('missingFieldLines'), `record without a string "${opts.textField}" field`, `records without a string "${opts.textField}" field`));
   if (n('badCsvRecords')) skipped.push(count(n('badCsvRecords'), 'CSV/TSV record with more or fewer fields than its header', 'CSV/TSV records with more or fewer fields than their header'));
   if (n('oversizedDocs')) skipped.push(count(n('oversizedDocs'), 'document over --max-doc-bytes', 'documents over --max-doc-bytes'));
+  if (n('warcNonTextRecords')) skipped.push(count(n('warcNonTextRecords'), 'WARC response that is not text/plain', 'WARC responses that are not text/plain'));
   const repaired = n('invalidUtf8Docs') ? `invalid UTF-8 replaced with U+FFFD in ${count(n('invalidUtf8Docs'), 'document', 'documents')}` : '';
   // JSONL output keeps such an escape (JSON can write it); UTF-8 text cannot hold it.
   const surrogates = n('loneSurrogateDocs') ? `a lone surrogate escape (\\ud800-\\udfff) in ${count(n('loneSurrogateDocs'), 'document', 'documents')}, written as U+FFFD in text output` : '';

@@ -1,4 +1,5 @@
 import { TadpoleError } from '../core/errors.js';
+import { tokenizerFlag } from './keep-by.js';
 import { workersFlag, workersFrom } from './workers.js';
 import { resolveInputs } from '../io/input-kind.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
@@ -7,7 +8,7 @@ import type { Command } from './command.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { readerSummary } from './reader-summary.js';
-import { parseShard } from '../run/layout.js';
+import { shardAutoHelp, shardFrom, shardsFlag } from './shard-flag.js';
 import { scoreCorpus } from '../run/score-corpus.js';
 
 const spec: CommandSpec = {
@@ -21,11 +22,13 @@ const spec: CommandSpec = {
     { name: 'segment', group: 'Scores', min: 1, type: 'int', arg: 'N', default: 15, help: 'Sentences per segment' },
     { ...docContextFlag, group: 'Scores' },
     { name: 'no-text', group: 'Output', type: 'boolean', help: 'Leave the text out of the records' },
-    { name: 'output', group: 'Output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
+    { name: 'output', group: 'Output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or s3://BUCKET/KEY [default: stdout]' },
     { name: 'run-dir', group: 'Runs', role: 'output-dir', type: 'string', arg: 'DIR', help: 'Shard mode: score one shard into DIR (spill, sketch, stats, done marker) instead of printing scores' },
-    { name: 'shard', group: 'Runs', type: 'string', arg: 'I/N', default: '0/1', help: 'Shard mode: which shard, 0-based (byte ranges cut at document boundaries; gzip files go whole)' },
+    { name: 'shard', group: 'Runs', type: 'string', arg: 'I/N', default: '0/1', help: `Shard mode: which shard of the input, cut at document boundaries (gzip files go whole): ${shardAutoHelp}` },
+    { ...shardsFlag, group: 'Runs' },
     { name: 'resume', group: 'Runs', type: 'boolean', help: 'Shard mode: continue a partial attempt from its checkpoint (safe on a fresh shard too)' },
     { name: 'checkpoint-seconds', group: 'Runs', min: 0.01, type: 'number', arg: 'S', default: 2, help: 'Shard mode: seconds between checkpoints' },
+    { ...tokenizerFlag, group: 'Runs', help: "Shard mode: a Hugging Face tokenizer.json (the language model's) whose tokens pass 1 counts in each segment, for tadpole cut --keep-by tokens; every shard of a run names the same file" },
     { name: 'batch-sentences', group: 'Speed', min: 1, type: 'int', arg: 'N', help: 'Sentences per scoring batch [default: 4096]' },
     { name: 'quiet', group: 'Output', alias: 'q', type: 'boolean', help: 'No progress or summary on stderr' },
     { ...workersFlag, group: 'Speed' },
@@ -37,7 +40,9 @@ Shard mode (many machines): every shard with the same inputs and model, then one
   tadpole score -m model.json --run-dir run/ --shard 3/8 corpus/*.jsonl.gz
   tadpole cut --run-dir run/ --keep 0.2
   tadpole emit --run-dir run/ --shard 3/8          # -> run/parts/part-00003-of-00008
-  cat run/parts/part-* > kept.jsonl                 # == tadpole filter output, byte for byte`,
+  cat run/parts/part-* > kept.jsonl                 # == tadpole filter output, byte for byte
+In a job array (Slurm, Kubernetes Indexed Job, AWS Batch, Cloud Run), --shard auto in score and emit
+takes I/N from the launcher's variables.`,
 };
 
 export const command: Command = {
@@ -47,12 +52,14 @@ export const command: Command = {
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
     const reader = readerOptionsFrom(args);
     const runDir = str(args, 'runDir');
-    const id = runDir ? parseShard(strWithDefault(args, 'shard')) : undefined;
+    const id = runDir ? shardFrom(strWithDefault(args, 'shard'), args, io, 'score') : undefined;
     const quiet = bool(args, 'quiet');
     const progress = runDir ? progressFor(io, quiet) : undefined;
     const batch = num(args, 'batchSentences');
     const inputs = inputsFrom(args);
     const output = str(args, 'output');
+    const tokenizer = str(args, 'tokenizer');
+    if (tokenizer && !runDir) throw new TadpoleError('TADPOLE_USAGE', '--tokenizer counts tokens for a cut: use it with --run-dir (tadpole cut --keep-by tokens)');
     const log = quiet ? undefined : (line: string) => io.stderr.write(`tadpole: ${line}\n`);
     // Shard mode keeps its checkpoint on Ctrl-C: the signal ends the stage, which says so.
     const trap = runDir ? trapSignals('score', 'the shard is kept: rerun with --resume') : undefined;
@@ -80,6 +87,7 @@ export const command: Command = {
                 resume: bool(args, 'resume'),
                 checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
                 ...(batch ? { batchSentences: batch } : {}),
+                ...(tokenizer ? { tokenizer } : {}),
                 ...(trap ? { signal: trap.signal } : {}),
                 ...(progress ? { progress } : {}),
                 args: ['score', JSON.stringify(args.flags), ...args.positionals],

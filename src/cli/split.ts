@@ -11,7 +11,7 @@ const spec: CommandSpec = {
   positionalInputs: true,
   flags: [
     { name: 'out-format', type: 'string', choices: ['lines', 'jsonl'], arg: 'FMT', help: 'lines: one sentence per line (inner line breaks become spaces); jsonl: {"doc","i","text"} [default: jsonl for JSONL, CSV, TSV or Parquet input, else lines]' },
-    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file [default: stdout]' },
+    { name: 'output', role: 'output-file', alias: 'o', type: 'string', arg: 'FILE', help: 'Output file, or s3://BUCKET/KEY [default: stdout]' },
     ...readerFlags,
   ],
 };

@@ -24,46 +24,53 @@ export function bucketKey(x: number): number {
 export interface SketchJSON {
   version: 1;
   gamma: number;
-  /** [key, segments, sentences, bytes] */
-  buckets: Array<[number, number, number, number]>;
+  /** [key, segments, sentences, bytes], and tokens after them in a run that counts tokens */
+  buckets: Array<[number, number, number, number] | [number, number, number, number, number]>;
 }
 
-export class ScoreSketch {
-  /** key -> [segments, sentences, bytes] */
-  readonly buckets = new Map<number, [number, number, number]>();
+type Bucket = [number, number, number, number];
 
-  add(score: number, sentences: number, bytes: number): void {
+export class ScoreSketch {
+  /** key -> [segments, sentences, bytes, tokens] */
+  readonly buckets = new Map<number, Bucket>();
+  /** Token counts were added (a tokenizer in pass 1): they are written out with the rest. */
+  tokens = false;
+
+  add(score: number, sentences: number, bytes: number, tokens?: number): void {
+    if (tokens !== undefined) this.tokens = true;
     const k = bucketKey(score);
     const b = this.buckets.get(k);
     if (b) {
       b[0]++;
       b[1] += sentences;
       b[2] += bytes;
-    } else this.buckets.set(k, [1, sentences, bytes]);
+      b[3] += tokens ?? 0;
+    } else this.buckets.set(k, [1, sentences, bytes, tokens ?? 0]);
   }
 
   merge(other: ScoreSketch): this {
+    this.tokens ||= other.tokens;
     for (const [k, v] of other.buckets) {
       const b = this.buckets.get(k);
       if (b) {
-        b[0] += v[0];
-        b[1] += v[1];
-        b[2] += v[2];
-      } else this.buckets.set(k, [v[0], v[1], v[2]]);
+        for (let i = 0; i < 4; i++) b[i] = b[i]! + v[i]!;
+      } else this.buckets.set(k, [v[0], v[1], v[2], v[3]]);
     }
     return this;
   }
 
-  totals(): { segments: number; sentences: number; bytes: number } {
+  totals(): { segments: number; sentences: number; bytes: number; tokens: number } {
     let segments = 0;
     let sentences = 0;
     let bytes = 0;
+    let tokens = 0;
     for (const v of this.buckets.values()) {
       segments += v[0];
       sentences += v[1];
       bytes += v[2];
+      tokens += v[3];
     }
-    return { segments, sentences, bytes };
+    return { segments, sentences, bytes, tokens };
   }
 
   sortedKeys(): number[] {
@@ -71,13 +78,23 @@ export class ScoreSketch {
   }
 
   toJSON(): SketchJSON {
-    return { version: 1, gamma: SKETCH_GAMMA, buckets: this.sortedKeys().map((k) => [k, ...(this.buckets.get(k) as [number, number, number])]) };
+    return {
+      version: 1,
+      gamma: SKETCH_GAMMA,
+      buckets: this.sortedKeys().map((k) => {
+        const [a, b, c, d] = this.buckets.get(k)!;
+        return this.tokens ? [k, a, b, c, d] : [k, a, b, c];
+      }),
+    };
   }
 
   static fromJSON(json: SketchJSON): ScoreSketch {
     if (json.gamma !== SKETCH_GAMMA) throw new Error(`sketch gamma ${json.gamma} differs from this build's ${SKETCH_GAMMA}`);
     const s = new ScoreSketch();
-    for (const [k, a, b, c] of json.buckets) s.buckets.set(k, [a, b, c]);
+    for (const [k, a, b, c, d] of json.buckets) {
+      if (d !== undefined) s.tokens = true;
+      s.buckets.set(k, [a, b, c, d ?? 0]);
+    }
     return s;
   }
 }

@@ -79,6 +79,8 @@ export class ReadCounters {
   oversizedDocs = 0;
   bomsStripped = 0;
   emptyDocs = 0;
+  /** WARC `response` records that are not text/plain (HTML, images): not documents. Set only once a WARC input has one, so other inputs' counts stay as they were. */
+  warcNonTextRecords?: number;
   warnings: string[] = [];
   warn(msg: string): void {
     if (this.warnings.length < 20) this.warnings.push(msg);
@@ -91,7 +93,7 @@ export class ReadCounters {
   /** Restore numbers saved by toJSON (resume from a checkpoint). */
   restore(saved: Record<string, number>): void {
     const self = this as unknown as Record<string, unknown>;
-    for (const [k, v] of Object.entries(saved)) if (typeof self[k] === 'number' && typeof v === 'number') self[k] = v;
+    for (const [k, v] of Object.entries(saved)) if ((typeof self[k] === 'number' || k === 'warcNonTextRecords') && typeof v === 'number') self[k] = v;
   }
 }
 

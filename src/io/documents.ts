@@ -5,6 +5,8 @@ import { resolveFormat, type ResolvedFormat } from './input-format.js';
 import { resolveInputs, type InputKind } from './input-kind.js';
 import { parquetDocuments } from './parquet-documents.js';
 import { csvDocuments } from './csv-documents.js';
+import { warcDocuments } from './warc-documents.js';
+import { looksLikeWarc } from './format/warc.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 import { carriedFromLine, carryKeys } from './carried.js';
 import { DEFAULT_MAX_DOC_BYTES, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
@@ -40,18 +42,22 @@ export async function* readKinds(kinds: readonly InputKind[], opts: ReaderOption
     const openOpts: OpenOptions = { kind, ...(ro.stdin ? { stdin: ro.stdin } : {}), ...(input === STDIN && ro.spool ? { spool: ro.spool } : {}) };
     let chunks: AsyncIterable<Buffer> = range ? rangeChunks(kind, range, openOpts) : openInput(input, openOpts);
     if (ro.decoded) chunks = counted(chunks, ro.decoded);
-    let format: ResolvedFormat | 'parquet' = kind.format;
+    let format: ResolvedFormat | 'parquet' | 'warc' = kind.format;
     let sniffed = kind.sniffedJsonl;
     // A name that says nothing, on stdin or compressed: JSONL if its decoded first bytes say so.
     if (kind.formatFromStream) {
       const peeked = await peekChunks(chunks);
       chunks = peeked.chunks;
+      // WARC is read by gzip member offsets, which a stream does not give: not read as text either.
+      if (looksLikeWarc(peeked.head, 'text')) throw new TadpoleError('TADPOLE_INPUT', `${file}: a WARC (WET) stream, which tadpole reads only from a file (its records are cut at gzip members): save it to a file and give that`, { file });
       sniffed = looksLikeJsonl(peeked.head);
       if (sniffed) format = 'jsonl';
     }
     const docsOfInput =
       format === 'parquet'
         ? parquetDocuments(input, file, inputIndex, opts, counters, range)
+        : format === 'warc'
+        ? warcDocuments({ kind, file, inputIndex, range, openOpts, ...(ro.decoded ? { decoded: ro.decoded } : {}) }, opts, counters, ro.triage)
         : format === 'csv' || format === 'tsv'
           ? csvDocuments({ input, file, inputIndex, delimiter: format === 'csv' ? ',' : '\t', chunks, range, openOpts }, opts, counters, ro.triage)
           : documentsOf(chunks, file, inputIndex, { ...opts, format: format === 'jsonl' ? 'jsonl' : 'text' }, counters, range, ro.triage, sniffed);

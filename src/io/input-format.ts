@@ -13,6 +13,6 @@ export function resolveFormat(format: InputFormat, file: string): ResolvedFormat
 }
 
 /** CSV and TSV records can hold newlines, so no offset inside one can be found by scanning for a line: read from the start, never seeked into. */
-export function isDelimited(format: ResolvedFormat | 'parquet'): boolean {
+export function isDelimited(format: ResolvedFormat | 'parquet' | 'warc'): boolean {
   return format === 'csv' || format === 'tsv';
 }

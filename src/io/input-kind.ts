@@ -2,8 +2,11 @@ import { statSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { readHead, sniff, type FormatKind } from './format/magic.js';
 import { JSONL_SNIFF_BYTES, looksLikeJsonl } from './format/jsonl-sniff.js';
+import { looksLikeWarc } from './format/warc.js';
 import { STDIN, unreadable } from './input.js';
 import { resolveFormat, type InputFormat, type ResolvedFormat } from './input-format.js';
+import { remoteObject } from './remote/registry.js';
+import { isRemote } from './remote/url.js';
 
 /**
  * What one input is, decided once from its name, its first bytes and its size, and then
@@ -17,8 +20,8 @@ export interface InputKind {
   requested: InputFormat;
   /** What its first bytes are (src/io/format/magic.ts); 'text' for stdin and pipes, judged as they stream. */
   bytes: FormatKind;
-  /** How its documents are cut: --format, else its name, else its first bytes; Parquet by magic bytes. */
-  format: ResolvedFormat | 'parquet';
+  /** How its documents are cut: --format, else its name, else its first bytes; Parquet by magic bytes; WARC (and WET) by its first bytes under --format auto. */
+  format: ResolvedFormat | 'parquet' | 'warc';
   /** The format came from the first bytes (a plain file that starts like JSONL), not from --format or the name. */
   sniffedJsonl: boolean;
   /**
@@ -26,9 +29,9 @@ export interface InputKind {
    * compressed files under --format auto whose name says nothing.
    */
   formatFromStream: boolean;
-  /** A regular file of plain UTF-8 text, so a byte offset can be seeked to (shards, resume, the seek sampler). */
+  /** A regular file (or remote object) of plain UTF-8 text, so a byte offset can be seeked to (shards, resume, the seek sampler). */
   seekable: boolean;
-  /** Bytes on disk; -1 for stdin. */
+  /** Bytes on disk (or in the object); -1 for stdin. */
   size: number;
 }
 
@@ -53,17 +56,30 @@ export function resolveInput(input: string, format: InputFormat): InputKind {
   let regular = false;
   let head: Buffer | undefined;
   try {
-    const st = statSync(input);
-    size = st.size;
-    regular = st.isFile();
-    if (regular) head = readHead(input);
+    if (isRemote(input)) {
+      // One ranged GET, made once per process (src/io/remote/registry.ts): an object is a regular file here.
+      const o = remoteObject(input);
+      size = o.size;
+      regular = true;
+      head = o.head;
+    } else {
+      const st = statSync(input);
+      size = st.size;
+      regular = st.isFile();
+      if (regular) head = readHead(input);
+    }
   } catch (err) {
+    if (err instanceof TadpoleError) throw err;
     // Here, before any thread starts or byte is written, and in the words the reader would use.
     throw unreadable(input, err);
   }
   const bytes: FormatKind = head ? sniff(head) : 'text';
   const byName = resolveFormat(format, input);
   const plain = bytes === 'text';
+  // WARC and WET are read record by record from their raw bytes (src/io/warc-documents.ts), whatever their name.
+  if (format === 'auto' && head !== undefined && looksLikeWarc(head, bytes)) {
+    return { input, requested: format, bytes, format: 'warc', sniffedJsonl: false, formatFromStream: false, seekable: false, size };
+  }
   const sniffedJsonl = plain && byName === 'text' && format === 'auto' && head !== undefined && looksLikeJsonl(head.subarray(0, JSONL_SNIFF_BYTES));
   return {
     input,

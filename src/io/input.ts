@@ -1,9 +1,12 @@
 import { constants, createReadStream, createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
 import { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { TadpoleError, writeFailure } from '../core/errors.js';
 import { decodeInput } from './format/decode.js';
 import type { FormatKind } from './format/magic.js';
+import { readRemote } from './remote/read.js';
+import { remoteObject } from './remote/registry.js';
+import { isRemote } from './remote/url.js';
 
 /** The input name that stands for standard input: every module compares with this, not with a literal. */
 export const STDIN = '-';
@@ -59,6 +62,13 @@ export async function* openInput(input: string, opts: OpenOptions = {}): AsyncGe
   if (input === STDIN) {
     if (!opts.stdin) throw new TadpoleError('TADPOLE_INPUT', 'stdin is not available to this command');
     raw = opts.stdin;
+  } else if (isRemote(input)) {
+    // Range GETs of the object as first seen (its ETag and size), from the range's start or the object's.
+    const o = remoteObject(input);
+    const start = opts.range?.start ?? 0;
+    const end = Math.min(o.size, opts.range ? opts.range.end : o.size);
+    if (end <= start) return;
+    raw = Readable.from(readRemote(input, start, end, o), { objectMode: false, highWaterMark: 1 << 20 });
   } else {
     let fifo = false;
     try {

@@ -29,7 +29,6 @@
  * it in stats and run directories.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { TadpoleError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { splitSentences } from '../text/sentences.js';
@@ -37,6 +36,7 @@ import { ReadCounters, type ReadOptions, type ReaderOptions } from './documents.
 import { isDelimited } from './input-format.js';
 import { isCompressed, resolveInput, resolveInputs, type InputKind } from './input-kind.js';
 import { spoolStdin, STDIN } from './input.js';
+import { openReadAt, type ReadAt } from './read-at.js';
 import { readSentenceGroups, type DocSplitter } from './sentences.js';
 
 export interface SampleOptions {
@@ -158,7 +158,8 @@ function whyWhole(kinds: InputKind[], seekable: boolean, seekMin: number, name: 
  * sampled by seeking. Undefined when every arrival gives this sample.
  */
 function differsFromPlain(kinds: InputKind[], decodedBytes: number, seekMin: number, name: (k: InputKind) => string): string | undefined {
-  if (decodedBytes < seekMin || kinds.some((k) => isDelimited(k.format))) return undefined;
+  // CSV and WARC are read whole however they come: plain, they would not be seeked into either.
+  if (decodedBytes < seekMin || kinds.some((k) => isDelimited(k.format) || k.format === 'warc')) return undefined;
   const packed = kinds.find((k) => isCompressed(k) || k.bytes === 'utf16le' || k.bytes === 'utf16be');
   const streamed = kinds.find((k) => !k.seekable);
   if (!packed && !streamed) return undefined;
@@ -191,7 +192,7 @@ function seekSample(kinds: InputKind[], reader: ReaderOptions, opts: SampleOptio
   const starts: number[] = [];
   let acc = 0;
   for (const s of sizes) { starts.push(acc); acc += s; }
-  const fds = kinds.map((k) => openSync(k.input, 'r'));
+  const fds = kinds.map((k) => openReadAt(k.input));
   const jsonlInput = kinds.map((k) => k.format === 'jsonl');
   const taken = new Set<number>();
   const out: string[] = [];
@@ -242,7 +243,7 @@ function seekSample(kinds: InputKind[], reader: ReaderOptions, opts: SampleOptio
       }
     }
   } finally {
-    for (const fd of fds) closeSync(fd);
+    for (const fd of fds) fd.close();
   }
   return finish({ sentences: out, groups: Uint32Array.from(groups), size: opts.size, seed: opts.seed, sampler: 'seek', bytesRead, documents, draws });
 }
@@ -262,7 +263,7 @@ interface DocAt {
  * pos-1 and doubles it until the document's end is in it. PAST_END when pos lies in the
  * file's last document (the caller goes on to the next file's first).
  */
-function documentAt(fd: number, pos: number, size: number, perLine: boolean): DocAt {
+function documentAt(fd: ReadAt, pos: number, size: number, perLine: boolean): DocAt {
   let bytesRead = 0;
   const from = Math.max(0, pos - 1);
   let buf = Buffer.alloc(0);
@@ -271,7 +272,7 @@ function documentAt(fd: number, pos: number, size: number, perLine: boolean): Do
     // Grow the window by reading only the bytes not read yet.
     const at = from + buf.length;
     const more = Buffer.allocUnsafe(Math.max(0, Math.min(win - buf.length, size - at)));
-    const n = more.length > 0 ? readSync(fd, more, 0, more.length, at) : 0;
+    const n = more.length > 0 ? fd.read(more, 0, more.length, at) : 0;
     bytesRead += n;
     buf = buf.length === 0 ? more.subarray(0, n) : Buffer.concat([buf, more.subarray(0, n)]);
     const atEnd = from + buf.length >= size || n === 0;

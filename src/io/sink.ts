@@ -5,6 +5,7 @@ import { TadpoleError, writeFailure } from '../core/errors.js';
 import { tempPathFor, trackTemp, untrackTemp } from './atomic.js';
 import { compressInto, compressorFor } from './compressed-output.js';
 import { FifoWriter } from './fifo-writer.js';
+import { uploadTo, type RemoteUpload } from './remote/upload.js';
 
 /**
  * Where kept text goes. File output is written to a temp file beside the target and
@@ -24,6 +25,8 @@ export class Sink {
   /** Length of the partial file before this process wrote to it (resume). */
   private base = 0;
   private lastWrite: Promise<void> = Promise.resolve();
+  /** An `s3://` output: the object appears when the upload completes, at close. */
+  private upload: RemoteUpload | undefined;
 
   /** File outputs named *.gz / *.zst: `stream` is the compressor, `file` the temp file it feeds. */
   private readonly file: WriteStream | undefined;
@@ -55,6 +58,7 @@ export class Sink {
   }
 
   static toFile(path: string): Sink {
+    if (/^s3:\/\//i.test(path)) return Sink.toObject(path);
     // A device or pipe (/dev/full, /dev/stdout, a fifo) is written in place: there is
     // nothing to rename, and renaming over a device node would replace it.
     const kind = existsSync(path) ? statSync(path) : undefined;
@@ -64,6 +68,15 @@ export class Sink {
     const compressor = compressorFor(path);
     if (!compressor) return new Sink(createWriteStream(tmp), path, tmp);
     return new Sink(compressor, path, tmp, createWriteStream(tmp));
+  }
+
+  /** An `s3://bucket/key` output, uploaded as it is written (src/io/remote/upload.ts); compressed by its name as a file is. */
+  private static toObject(url: string): Sink {
+    const upload = uploadTo(url);
+    const compressor = compressorFor(url);
+    const sink = compressor ? new Sink(compressor, url, undefined, upload.body as unknown as WriteStream) : new Sink(upload.body, url, undefined);
+    sink.upload = upload;
+    return sink;
   }
 
   /**
@@ -164,8 +177,9 @@ export class Sink {
       else moveFile(this.tmp, this.target as string);
       untrackTemp(this.tmp);
     } else if (this.target !== undefined && !this.closedEarly) {
-      // A device or fifo named by -o (/dev/full): ended, so that its last write's error is seen.
+      // A device or fifo named by -o (/dev/full), or an object: ended, so that its last write's error is seen.
       await this.end();
+      await this.upload?.done();
     } else if (!this.closedEarly) {
       await new Promise<void>((resolve) => {
         // Resolve once everything queued has been handed to the OS (or the stream failed).
@@ -196,6 +210,7 @@ export class Sink {
   /** Failed run: drop the temp file, leave no output that looks complete. */
   async abort(): Promise<void> {
     this.pending = [];
+    await this.upload?.abort();
     if (this.tmp || this.target) {
       if (this.file && !this.stream.destroyed) this.stream.destroy();
       const ws = this.file ?? (this.stream as WriteStream);

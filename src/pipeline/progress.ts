@@ -70,7 +70,8 @@ export function fitStep(general: number, task: number): string {
 /** The cut's line: it reads the spill on this thread, with no step to count. */
 export function cutLine(segments: number | undefined, keep: number, keepBy: string): string {
   const among = segments === undefined ? '' : ` among ${segments.toLocaleString('en-US')} segments`;
-  return `cut: the exact boundary${among}, keeping ${(100 * keep).toFixed(1)}% of the ${keepBy}`;
+  const amount = keep <= 1 ? `${(100 * keep).toFixed(1)}% of the ${keepBy}` : `${keep.toLocaleString('en-US')} ${keepBy}`;
+  return `cut: the exact boundary${among}, keeping ${amount}`;
 }
 
 export function formatSeconds(s: number): string {

@@ -6,6 +6,7 @@ import type { SentenceScorer } from '../select/selector.js';
 import { Interrupted } from '../core/interrupt.js';
 import { emitKept, RunWriter } from './passes.js';
 import { spillScores } from './spill-pass.js';
+import { tokenCounter } from '../cut/tokens.js';
 import { emptyTally, type KeepTally } from './keep-tally.js';
 import type { OutFormat } from './out-format.js';
 import { scoreDocBatches } from './scored.js';
@@ -27,6 +28,8 @@ export interface RangeJob {
   /** --doc-context (src/segment/context.ts); undefined: the default. */
   docContext?: number;
   batchSentences?: number;
+  /** --tokenizer: each thread loads it and counts every segment's tokens. */
+  tokenizer?: string;
   spillPath: string;
   docIndexPath: string;
 }
@@ -68,7 +71,7 @@ function afterBatch(counters: ReadCounters, hooks: RangeHooks): () => void {
 export async function scoreRange(job: RangeJob, scorer: SentenceScorer, hooks: RangeHooks): Promise<RangeScored> {
   const counters = new ReadCounters();
   const batches = scoreDocBatches(documentsOf(job, counters), scorer, job.batchSentences);
-  const out = await spillScores(batches, scorer.method, job.segment, job.docContext, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks));
+  const out = await spillScores(batches, scorer.method, job.segment, job.docContext, { spill: job.spillPath, docIndex: job.docIndexPath }, afterBatch(counters, hooks), job.tokenizer ? tokenCounter(job.tokenizer) : undefined);
   return { sketch: out.sketch.toJSON(), moments: { n: out.moments.n, mean: out.moments.mean, m2: out.moments.m2 }, segments: out.segments, docs: counters.docs, reader: counters.toJSON() };
 }
 

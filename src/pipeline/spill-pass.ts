@@ -6,6 +6,7 @@ import type { SegmentRecord } from '../segment/segments.js';
 import { DocIndexWriter } from './doc-index.js';
 import { sentenceAt, type ScoredBatch } from './scored.js';
 import { segmentsOf } from './segment-records.js';
+import type { TokenCounter } from '../cut/tokens.js';
 
 // Pass 1's output side (score and spill); pass 2, reading the spill again and writing what is
 // kept, is passes.ts.
@@ -47,6 +48,8 @@ export interface SpillTargets {
   sketch: ScoreSketch;
   moments: Moments;
   index: DocIndexWriter | undefined;
+  /** --tokenizer: each segment's tokens go into its spill record and the sketch. */
+  countTokens?: TokenCounter;
 }
 
 /**
@@ -61,10 +64,10 @@ export function spillBatch(b: ScoredBatch, to: SpillTargets, method: string, seg
     if (!Number.isFinite(s)) throw new TadpoleError('TADPOLE_INTERNAL', `scorer ${method} returned a non-finite score (${s}) for: ${sentenceAt(b, i).slice(0, 80)}`);
     to.moments.add(s);
   }
-  const segs = segmentsOf(b, segment, firstId, docContext);
+  const segs = segmentsOf(b, segment, firstId, docContext, to.countTokens);
   for (const seg of segs) {
-    to.spill.write(seg.score, seg.sentences, seg.bytes);
-    to.sketch.add(seg.score, seg.sentences, seg.bytes);
+    to.spill.write(seg.score, seg.sentences, seg.bytes, seg.tokens);
+    to.sketch.add(seg.score, seg.sentences, seg.bytes, seg.tokens);
   }
   if (to.index) for (let d = 0; d < b.docs.length; d++) to.index.write(Math.ceil(b.spans[d]!.length / 2 / segment), b.docs[d]!.text.length, b.docs[d]!, b.spans[d]!);
   return segs;
@@ -83,10 +86,15 @@ export interface SpillResume {
  * Pass 1's outputs, opened: a fresh spill and doc index, or (`from`) the ones a checkpoint
  * left, cut back to it. The one place a spill is opened for writing.
  */
-export function openSpill(paths: { spill: string; docIndex: string }, from?: SpillResume): SpillTargets {
-  if (!from) return { spill: new SpillWriter(paths.spill), index: new DocIndexWriter(paths.docIndex), sketch: new ScoreSketch(), moments: new Moments() };
+export function openSpill(paths: { spill: string; docIndex: string }, from?: SpillResume, countTokens?: TokenCounter): SpillTargets {
+  const counting = countTokens ? { countTokens } : {};
+  if (!from) return { spill: new SpillWriter(paths.spill, false, !!countTokens), index: new DocIndexWriter(paths.docIndex), sketch: new ScoreSketch(), moments: new Moments(), ...counting };
   truncateSpill(paths.spill, from.spillRecords);
   const spill = new SpillWriter(paths.spill, true);
+  if (spill.tokens !== !!countTokens) {
+    spill.close();
+    throw new TadpoleError('TADPOLE_RUN', `${paths.spill} was scored ${spill.tokens ? 'with' : 'without'} --tokenizer: resume it the same way`);
+  }
   let index: DocIndexWriter | undefined;
   if (from.docIndexBytes !== undefined && existsSync(paths.docIndex)) index = new DocIndexWriter(paths.docIndex, from.docIndexBytes);
   else rmSync(paths.docIndex, { force: true });
@@ -94,7 +102,7 @@ export function openSpill(paths: { spill: string; docIndex: string }, from?: Spi
   sketch.merge(ScoreSketch.fromJSON(from.sketch));
   const moments = new Moments();
   Object.assign(moments, from.moments);
-  return { spill, index, sketch, moments };
+  return { spill, index, sketch, moments, ...counting };
 }
 
 /**
@@ -108,8 +116,9 @@ export async function spillScores(
   docContext: number | undefined,
   paths: { spill: string; docIndex: string },
   afterBatch: () => void,
+  countTokens?: TokenCounter,
 ): Promise<SpilledScores> {
-  const to = openSpill(paths);
+  const to = openSpill(paths, undefined, countTokens);
   let nextId = 0;
   try {
     for await (const b of batches) {

@@ -11,7 +11,7 @@ import { planShard } from './plan.js';
 import { defaultWorkers } from '../pipeline/pool.js';
 import { openScoring, type Scoring } from '../pipeline/scoring.js';
 import type { FilterOptions, FilterStats, RunDirSettings } from './options.js';
-import { completeInRunDir, docContextIdentity, identityFor, openRun } from './run-dir.js';
+import { completeInRunDir, docContextIdentity, identityFor, openRun, tokenizerIdentity } from './run-dir.js';
 import { sqliteDriver } from './sqlite.js';
 import { drivePasses } from './drive.js';
 import { copyToStream, runDirPlace, type ShardEmitting, type ShardResults, type ShardScoring } from './shard-run.js';
@@ -46,7 +46,7 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
   })();
   let run: ReturnType<typeof openRun> | undefined;
   try {
-    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy });
+    const identity = identityFor({ kind: 'filter', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: 1, keep: opts.keep, keepBy: opts.keepBy, ...tokenizerIdentity(opts.tokenizer) });
     run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: true });
     const { ledger } = run;
     const plan = planShard(kinds, run.fingerprints, opts.reader, 0, 1);
@@ -55,7 +55,7 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
     const completion = opts.scorer ? { model: opts.model } : await completeInRunDir(opts.model, kinds, opts.reader, opts.runDir, ledger, { keep: opts.keep, workers: opts.workers ?? defaultWorkers(opts.inputs), ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { progress: opts.progress } : {}) });
     const tOpen = performance.now();
     const open = async () => (opts.scorer ? { scorer: opts.scorer as Scoring, own: false } : { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true });
-    const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, open, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
+    const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, open, ...(opts.docContext !== undefined ? { docContext: opts.docContext } : {}), ...(opts.tokenizer ? { tokenizer: opts.tokenizer } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
     const target = opts.output ?? paths.output;
     // Pass 2 reads stdin from the spool pass 1 wrote: a new input, resolved once it is there.
     const emit: ShardEmitting = { inputs: () => kinds.map((k) => (k.input === STDIN ? resolveInput(paths.spool, opts.reader.format) : k)), recorded: opts.inputs, plan: () => plan, segment: opts.segment, partial: paths.partial, target, ...(opts.outFormat ? { outFormat: opts.outFormat } : {}) };
@@ -81,6 +81,7 @@ export async function runFilterInDir(given: FilterOptions & { runDir: RunDirSett
       sentences: emitted.sentences,
       segments: emitted.segments,
       bytes: emitted.bytes,
+      ...(cut.tokens ? { tokens: cut.tokens } : {}),
       sentenceScores: { mean: cut.moments.mean, std: cut.moments.n > 0 ? Math.sqrt(cut.moments.m2 / cut.moments.n) : 0 },
       reader: cut.reader,
       seconds: { open: (tOpen - t0) / 1000, ...seconds, total: (performance.now() - t0) / 1000 },

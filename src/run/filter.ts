@@ -28,6 +28,7 @@ import type { RangeJob } from '../pipeline/range-pass.js';
 import { sentencesOf, splitBatches, type ScoredBatch } from '../pipeline/scored.js';
 import { openScoring, scoreDocuments, threadsOf, type Scoring } from '../pipeline/scoring.js';
 import { segmentsOf } from '../pipeline/segments.js';
+import { tokenCounter } from '../cut/tokens.js';
 
 /**
  * The library's filter: every mode of `tadpole filter` from one options object. A run
@@ -142,6 +143,7 @@ async function filterToSink(given: SinkFilterOptions): Promise<FilterStats> {
     if (r.cut) {
       stats.threshold = r.cut.threshold;
       stats.tieId = r.cut.tieId;
+      if (r.cut.tokens) stats.tokens = r.cut.tokens;
     }
     Object.assign(stats, r.tally);
     if (ranges) stats.ranges = ranges.length;
@@ -229,7 +231,7 @@ async function scorePass(opts: ResolvedFilterOptions, scorer: Scoring, counters:
   const out = await spillScores(batches, scorer.method, opts.segment, opts.docContext, { spill: spillPath, docIndex: docIndexPath }, () => {
     progress.update(counters.docs, counters.bytes);
     throwIfAborted(opts.signal);
-  });
+  }, opts.tokenizer ? tokenCounter(opts.tokenizer) : undefined);
   progress.done(counters.docs, counters.bytes);
   return out;
 }

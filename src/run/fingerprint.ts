@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { isSeekableText } from '../io/format/magic.js';
+import { isSeekableText, sniff } from '../io/format/magic.js';
 import { inputPath, type InputRef } from '../io/input-kind.js';
 import { openForRead, STDIN } from '../io/input.js';
 import type { InputFingerprint } from './ledger.js';
+import { remoteObject } from '../io/remote/registry.js';
+import { isRemote } from '../io/remote/url.js';
 
 /** Bytes hashed at each end of a file: catches appends, truncation and edits at the ends in O(1) time. */
 const END_BYTES = 64 * 1024;
@@ -13,6 +15,11 @@ const END_BYTES = 64 * 1024;
 export function fingerprintInput(ref: InputRef, idx: number): InputFingerprint {
   const input = inputPath(ref);
   if (input === STDIN) return { idx, path: STDIN, size: -1, mtimeMs: 0, headTailSha256: '', gzip: false };
+  if (isRemote(input)) {
+    // An object's ETag changes with its bytes: it stands for the hash of its ends, without reading them.
+    const o = remoteObject(input);
+    return { idx, path: input, size: o.size, mtimeMs: 0, headTailSha256: `etag:${o.etag}`, gzip: typeof ref === 'string' ? sniff(o.head) !== 'text' : !ref.seekable };
+  }
   const fd = openForRead(input);
   try {
     const st = fstatSync(fd);
@@ -45,7 +52,7 @@ export function inputsDiffer(recorded: InputFingerprint[], now: InputFingerprint
     if (a.path !== b.path) return `input ${i + 1} was ${a.path}, now ${b.path}`;
     if (a.path === STDIN) continue;
     if (a.size !== b.size) return `${b.path} changed size (${a.size} -> ${b.size} bytes)`;
-    if (a.headTailSha256 !== b.headTailSha256) return `${b.path} changed content (first/last 64 KiB differ)`;
+    if (a.headTailSha256 !== b.headTailSha256) return `${b.path} changed content (${b.headTailSha256.startsWith('etag:') ? 'its ETag differs' : 'first/last 64 KiB differ'})`;
   }
   return undefined;
 }

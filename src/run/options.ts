@@ -24,6 +24,8 @@ interface FilterSettings {
   /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
   docContext?: number;
   keepBy: KeepBy;
+  /** A Hugging Face tokenizer.json: pass 1 counts each segment's tokens (needed by keepBy 'tokens'), and the stats report them. */
+  tokenizer?: string;
   /** Streaming mode: keep segments with score <= threshold, no cut, one pass. */
   threshold?: number;
   /** Continuous weights (the paper's λ): every segment written with its weight. */
@@ -96,6 +98,8 @@ export interface FilterStats {
   sentences: { total: number; kept: number };
   segments: { total: number; kept: number };
   bytes: { total: number; kept: number };
+  /** With a tokenizer: the tokens of every segment, and of the kept ones, as the cut counted them. */
+  tokens?: { total: number; kept: number };
   sentenceScores: { mean: number; std: number };
   reader: Record<string, number>;
   seconds: { open: number; pass1: number; cut: number; pass2: number; total: number };

@@ -1,8 +1,9 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { parquetCutRow } from '../io/format/parquet-plan.js';
 import { TadpoleError } from '../core/errors.js';
-import { isDelimited, type ReaderOptions } from '../io/documents.js';
+import { DEFAULT_MAX_DOC_BYTES, isDelimited, type ReaderOptions } from '../io/documents.js';
+import { warcCut } from '../io/warc-documents.js';
 import type { InputKind } from '../io/input-kind.js';
+import { openReadAt } from '../io/read-at.js';
 import { STDIN, type ByteRange } from '../io/input.js';
 import type { InputFingerprint } from './ledger.js';
 
@@ -26,7 +27,8 @@ const SCAN = 64 * 1024;
  * JSONL / --doc-per-line, the start of a blank line for paragraph text). A gzip file
  * cannot be split: the cut moves to its start, so it goes whole to one shard; so does a
  * CSV or TSV file, whose quoted fields may hold newlines. A Parquet
- * file is cut at the first row group starting at or after the cut (its offsets are rows). Every
+ * file is cut at the first row group starting at or after the cut (its offsets are rows), a
+ * gzipped WARC at the first gzip member starting there (a plain WARC goes whole). Every
  * process computes the same cuts from the same bytes, so shards never overlap or miss.
  */
 export function planShard(inputs: readonly InputKind[], fps: InputFingerprint[], reader: ReaderOptions, shard: number, of: number): ShardPlan {
@@ -49,6 +51,11 @@ export function planShard(inputs: readonly InputKind[], fps: InputFingerprint[],
       // Parquet splits between row groups; offsets in a Parquet file are rows (src/io/format/parquet.ts).
       const row = parquetCutRow(kind.input, g - starts[j]!);
       return row === undefined ? { input: j + 1, offset: 0 } : { input: j, offset: row };
+    }
+    if (f.size > 0 && kind.format === 'warc') {
+      // A gzipped WARC splits between its members, one a record (src/io/warc-documents.ts).
+      const b = warcCut(kind, g - starts[j]!, reader.maxDocBytes ?? DEFAULT_MAX_DOC_BYTES);
+      return b >= f.size ? { input: j + 1, offset: 0 } : { input: j, offset: b };
     }
     const format = kind.format;
     if (!kind.seekable || f.size <= 0 || isDelimited(format)) return { input: j, offset: 0 };
@@ -73,14 +80,14 @@ export function planShard(inputs: readonly InputKind[], fps: InputFingerprint[],
 export function nextBoundary(path: string, pos: number, size: number, perLine: boolean): number {
   if (pos <= 0) return 0;
   if (pos >= size) return size;
-  const fd = openSync(path, 'r');
+  const fd = openReadAt(path);
   try {
     const buf = Buffer.alloc(SCAN);
     // Scan from pos-1: if the byte before pos is '\n', pos itself starts a line.
     let at = pos - 1;
     let lineStart = -1; // start of the line being checked for blankness (paragraph mode)
     for (;;) {
-      const n = readSync(fd, buf, 0, SCAN, at);
+      const n = fd.read(buf, 0, SCAN, at);
       if (n <= 0) return size;
       for (let i = 0; i < n; i++) {
         const c = buf[i]!;
@@ -99,7 +106,7 @@ export function nextBoundary(path: string, pos: number, size: number, perLine: b
       if (lineStart >= 0 && at >= size) return lineStart; // blank to the end
     }
   } finally {
-    closeSync(fd);
+    fd.close();
   }
 }
 

@@ -112,7 +112,7 @@ function joinPlans(plans: ShardPlan[]): ShardPlan {
  * but the cut and the join. drivePasses (drive.ts) runs the steps.
  */
 export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFilterOptions, work: string, betweenPasses: () => void): PassPlace {
-  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), spillPath: join(work, `range-${i}.spill`), docIndexPath: join(work, `range-${i}.index`) }));
+  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), ...(o.tokenizer ? { tokenizer: o.tokenizer } : {}), spillPath: join(work, `range-${i}.spill`), docIndexPath: join(work, `range-${i}.index`) }));
   const sketch = new ScoreSketch();
   let scored: RangeScored[] = [];
   return {

@@ -3,6 +3,7 @@ import { closeSync, readSync } from 'node:fs';
 import { openForRead } from '../io/input.js';
 import type { InputKind } from '../io/input-kind.js';
 import type { ShardPlan } from './plan.js';
+import { isRemote } from '../io/remote/url.js';
 
 /** Where a digest has reached: the input index and the byte offset in it (a document boundary). */
 interface Position {
@@ -22,6 +23,8 @@ const CHUNK = 1 << 20;
  * each checkpoint rather than tapped from the reader's stream, so the reader and its threads
  * are untouched. Compressed, Parquet and UTF-16 inputs and stdin are not hashed here: their
  * positions are not file offsets (stdin's spool is compared byte for byte on resume instead).
+ * Nor are remote objects: every read of one is held to its first ETag (src/io/remote/read.ts),
+ * and reading it again here would fetch it twice.
  */
 export class ReadDigest {
   private readonly hash: Hash = createHash('sha256');
@@ -35,7 +38,7 @@ export class ReadDigest {
     private readonly plan: ShardPlan,
   ) {
     this.order = [...plan.only].sort((a, b) => a - b);
-    this.hashed = inputs.map((k) => k.seekable);
+    this.hashed = inputs.map((k) => k.seekable && !isRemote(k.input));
     const first = this.order[0] ?? inputs.length;
     this.at = { input: first, offset: plan.ranges.get(first)?.start ?? 0 };
   }

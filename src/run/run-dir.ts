@@ -5,10 +5,11 @@ import { LEGACY_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
 import type { InputKind } from '../io/input-kind.js';
+import { isRemote } from '../io/remote/url.js';
 import { needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type ModelFile } from '../model/file.js';
 import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../pipeline/complete.js';
-import { fingerprintInputs, inputsDiffer } from './fingerprint.js';
+import { fileSha256, fingerprintInputs, inputsDiffer } from './fingerprint.js';
 import { runPaths } from './layout.js';
 import { LEDGER_FILE, Ledger, type InputFingerprint } from './ledger.js';
 
@@ -25,6 +26,13 @@ export interface RunIdentity {
   of: number;
   keep?: number;
   keepBy?: string;
+  /** --tokenizer's sha256: every attempt and shard counts tokens with the same one (absent without one). */
+  tokenizerSha256?: string;
+}
+
+/** The identity's tokenizer entry: absent without one, so runs without one keep the identity they had. */
+export function tokenizerIdentity(path: string | undefined): { tokenizerSha256?: string } {
+  return path ? { tokenizerSha256: fileSha256(path) } : {};
 }
 
 export interface OpenRun {
@@ -44,7 +52,7 @@ export function docContextIdentity(k: number): { docContext?: number } {
 }
 
 export function identityFor(base: Omit<RunIdentity, 'inputs'> & { inputs: string[] }): RunIdentity {
-  return { ...base, inputs: base.inputs.map((i) => (i === STDIN ? STDIN : resolve(i))) };
+  return { ...base, inputs: base.inputs.map((i) => (i === STDIN || isRemote(i) ? i : resolve(i))) };
 }
 
 /**
@@ -110,7 +118,7 @@ export function recordedKeepBy(dir: string): KeepBy | undefined {
     if (!raw) return undefined;
     const identity = JSON.parse(raw) as RunIdentity;
     const unit = identity.kind === 'filter' ? identity.keepBy : ledger.meta('keepBy');
-    return unit === 'bytes' || unit === 'sentences' ? unit : LEGACY_KEEP_BY;
+    return unit === 'bytes' || unit === 'sentences' || unit === 'tokens' ? unit : LEGACY_KEEP_BY;
   } finally {
     ledger.close();
   }
@@ -128,6 +136,7 @@ function identityDiff(was: RunIdentity, now: RunIdentity): string {
   if (was.of !== now.of) return `it was split into ${was.of} shards, not ${now.of}`;
   if (JSON.stringify(was.inputs) !== JSON.stringify(now.inputs)) return `its inputs were ${was.inputs.join(' ')}`;
   if ((was.docContext ?? 0) !== (now.docContext ?? 0)) return `--doc-context was ${was.docContext ?? 0}, now ${now.docContext ?? 0}`;
+  if (was.tokenizerSha256 !== now.tokenizerSha256) return was.tokenizerSha256 ? (now.tokenizerSha256 ? 'its --tokenizer file differs' : 'it counted tokens with --tokenizer') : 'it counted no tokens (no --tokenizer)';
   for (const k of ['segment', 'keep', 'keepBy'] as const) if (was[k] !== now[k]) return `--${k === 'keepBy' ? 'keep-by' : k} was ${String(was[k])}, now ${String(now[k])}`;
   for (const [k, v] of Object.entries(was.reader)) if ((now.reader as unknown as Record<string, unknown>)[k] !== v) return `reader option ${k} was ${JSON.stringify(v)}, now ${JSON.stringify((now.reader as unknown as Record<string, unknown>)[k])}`;
   return 'its settings differ';

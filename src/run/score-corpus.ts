@@ -19,6 +19,8 @@ export interface ScoreShardSettings {
   resume: boolean;
   checkpointSeconds: number;
   batchSentences?: number;
+  /** A Hugging Face tokenizer.json: each segment's tokens are counted, so the cut can keep by tokens. */
+  tokenizer?: string;
   signal?: AbortSignal;
   progress?: (line: string) => void;
   /** The command line the run directory records. */
@@ -77,6 +79,7 @@ export async function scoreCorpus(o: ScoreCorpusOptions): Promise<ScoreCorpusRes
       docContext: o.docContext,
       ...stdin,
       ...(r.batchSentences ? { batchSentences: r.batchSentences } : {}),
+      ...(r.tokenizer ? { tokenizer: r.tokenizer } : {}),
       workers: o.workers,
       checkpointSeconds: r.checkpointSeconds,
       ...(r.signal ? { signal: r.signal } : {}),

@@ -1,4 +1,5 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tokenCounter } from '../cut/tokens.js';
 import { join, resolve } from 'node:path';
 import type { OutFormat } from '../pipeline/out-format.js';
 import type { Readable, Writable } from 'node:stream';
@@ -22,7 +23,7 @@ import { drivePasses, type PassPlace } from './drive.js';
 import { cutRun, readCut, type RunCut } from './run-cut.js';
 import { DEFAULT_DOC_CONTEXT } from '../segment/context.js';
 import { sqliteDriver } from './sqlite.js';
-import { checkInputsUnchanged, completeInRunDir, docContextIdentity, identityFor, openExistingRun, openRun } from './run-dir.js';
+import { checkInputsUnchanged, completeInRunDir, docContextIdentity, identityFor, openExistingRun, openRun, tokenizerIdentity } from './run-dir.js';
 import { emitShard, type EmitStats } from './shard-emit.js';
 import { scoreShard } from './shard-score.js';
 
@@ -45,6 +46,8 @@ export interface ScoreStageOptions extends StageCommon {
   segment: number;
   /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
   docContext?: number;
+  /** A Hugging Face tokenizer.json: each segment's tokens are counted, so the cut can keep by tokens. */
+  tokenizer?: string;
   stdin?: Readable;
   batchSentences?: number;
   args: string[];
@@ -79,6 +82,7 @@ export interface ShardScoring {
   plan: ShardPlan;
   segment: number;
   docContext?: number;
+  tokenizer?: string;
   stdin?: Readable;
   batchSentences?: number;
   /** Opens the scorer; `own`: the place disposes it after pass 1. */
@@ -126,7 +130,7 @@ export function runDirPlace(o: StageCommon & { id: ShardId; reader: ReaderOption
         results.threads = threadsOf(scorer);
         refuseCorpusWide(scorer);
         if (o.whole) o.ledger.setMeta({ stage: 'score', status: 'running' });
-        const summary = await scoreShard({ ...common, inputs: sc.inputs, plan: sc.plan, scorer, segment: sc.segment, ...(sc.docContext !== undefined ? { docContext: sc.docContext } : {}), ...(sc.stdin ? { stdin: sc.stdin } : {}), ...(sc.batchSentences ? { batchSentences: sc.batchSentences } : {}) });
+        const summary = await scoreShard({ ...common, inputs: sc.inputs, plan: sc.plan, scorer, segment: sc.segment, ...(sc.docContext !== undefined ? { docContext: sc.docContext } : {}), ...(sc.tokenizer ? { tokenizer: sc.tokenizer } : {}), ...(sc.stdin ? { stdin: sc.stdin } : {}), ...(sc.batchSentences ? { batchSentences: sc.batchSentences } : {}) });
         results.summary = summary;
         return { moments: { mean: summary.moments.mean, std: summary.moments.n > 0 ? Math.sqrt(summary.moments.m2 / summary.moments.n) : 0 }, reader: summary.reader };
       } finally {
@@ -162,8 +166,10 @@ export function runDirPlace(o: StageCommon & { id: ShardId; reader: ReaderOption
 /** `score --run-dir DIR --shard i/n`: pass 1 of one shard (all shards of a run must use the same inputs, model and settings). */
 export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary> {
   if (opts.id.of > 1 && opts.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
+  // Loaded now (and kept for pass 1): a damaged file stops the shard before it reads anything.
+  if (opts.tokenizer) tokenCounter(opts.tokenizer);
   return withShardLock(opts.runDir, opts.id, async () => {
-    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: opts.id.of });
+    const identity = identityFor({ kind: 'shards', inputs: opts.inputs, reader: opts.reader, segment: opts.segment, ...docContextIdentity(opts.docContext ?? DEFAULT_DOC_CONTEXT), modelSha256: opts.modelSha256, of: opts.id.of, ...tokenizerIdentity(opts.tokenizer) });
     const run = openRun(opts.runDir, identity, { resume: opts.resume, args: opts.args, requireResume: false });
     // The unit its cut counts unless told: kept with the run, so a later default never changes it.
     if (run.created) run.ledger.setMeta({ keepBy: DEFAULT_KEEP_BY });
@@ -177,7 +183,7 @@ export async function scoreStage(opts: ScoreStageOptions): Promise<ShardSummary>
         return { scorer: await openScoring(completion.model, opts.embedder ?? {}, opts.workers ?? defaultWorkers(opts.inputs)), own: true };
       };
       const results: ShardResults = {};
-      const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
+      const score: ShardScoring = { inputs: kinds, plan, segment: opts.segment, docContext: opts.docContext ?? DEFAULT_DOC_CONTEXT, open, ...(opts.tokenizer ? { tokenizer: opts.tokenizer } : {}), ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.batchSentences ? { batchSentences: opts.batchSentences } : {}) };
       await drivePasses(runDirPlace({ ...opts, reader: opts.reader, ledger: run.ledger, score }, results), { stages: ['score'] });
       return results.summary!;
     } finally {

@@ -13,6 +13,7 @@ import { verifyPrefix } from './stdin-prefix.js';
 import type { Ledger } from './ledger.js';
 import type { InputKind } from '../io/input-kind.js';
 import { openSpill, spillBatch } from '../pipeline/spill-pass.js';
+import { tokenCounter } from '../cut/tokens.js';
 import { Progress } from '../pipeline/progress.js';
 import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
 
@@ -52,6 +53,8 @@ export interface ScoreShardOptions {
   segment: number;
   /** How much a segment's score leans on its document's (src/segment/context.ts); 0 = the paper's plain mean; default DEFAULT_DOC_CONTEXT. */
   docContext?: number;
+  /** --tokenizer: a tokenizer.json whose token counts each segment's spill record carries. */
+  tokenizer?: string;
   ledger: Ledger;
   /** Continue from the shard's last checkpoint when there is one (a fresh start otherwise). */
   resume: boolean;
@@ -87,7 +90,7 @@ export async function scoreShard(opts: ScoreShardOptions): Promise<ShardSummary>
   // The doc index lets emit skip the splitter and the decoding of documents with nothing
   // kept (as filter's pass 2 does). A checkpoint from before it existed resumes without one.
   const resumed = cp && existsSync(p.spill) ? cp.state : undefined;
-  const to = openSpill({ spill: p.spill, docIndex: p.docIndex }, resumed);
+  const to = openSpill({ spill: p.spill, docIndex: p.docIndex }, resumed, opts.tokenizer ? tokenCounter(opts.tokenizer) : undefined);
   const { spill, index, sketch, moments } = to;
   const counters = new ReadCounters();
   let plan = opts.plan;

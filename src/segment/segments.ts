@@ -12,6 +12,8 @@ export interface SegmentRecord {
   sentences: number;
   /** UTF-8 bytes of the segment's span (first sentence start to last sentence end). */
   bytes: number;
+  /** Tokens of the same span, when pass 1 counts them (--tokenizer). */
+  tokens?: number;
   /** Mean of its sentence scores (lower = keep). */
   score: number;
 }

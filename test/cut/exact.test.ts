@@ -107,3 +107,52 @@ describe('spill', () => {
     expect(got).toEqual([[0.25, 15, 1500], [-1.5, 7, 700], [3, 1, 100]]);
   });
 });
+
+describe('exactCut by an amount and by tokens', () => {
+  it('an amount above 1 is a target in the unit: the kept weight ends within half a segment of it, or everything when the corpus holds less', () => {
+    const rng = new Rng(11);
+    const n = 3000;
+    const scores = Array.from({ length: n }, () => rng.normal());
+    const weights = Array.from({ length: n }, () => 1 + rng.int(15));
+    const { path, sketch } = spillOf('amount.spill', scores, weights);
+    const total = sketch.totals().bytes;
+    for (const amount of [500, 12_345, Math.floor(total / 2)]) {
+      const cut = exactCut(sketch, [path], amount, 'bytes');
+      expect(Math.abs(cut.keptWeight - amount)).toBeLessThanOrEqual(15 * 100 / 2);
+      expect(cut.tokens).toBeUndefined();
+    }
+    const all = exactCut(sketch, [path], total * 10, 'bytes');
+    expect(all.keptSegments).toBe(n);
+    expect(all.targetWeight).toBe(total);
+  });
+
+  it('a spill with token counts (version 2) cuts by tokens and reports the kept tokens under any unit; one without refuses tokens', () => {
+    const rng = new Rng(5);
+    const path = join(tmp.dir, 'tokens.spill');
+    const w = new SpillWriter(path, false, true);
+    const sketch = new ScoreSketch();
+    const tokens: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      scores.push(rng.normal());
+      tokens.push(10 + rng.int(40));
+      w.write(scores[i]!, 3, 100, tokens[i]!);
+      sketch.add(scores[i]!, 3, 100, tokens[i]!);
+    }
+    w.close();
+    expect(new SpillReader(path).tokens).toBe(true);
+    const back = ScoreSketch.fromJSON(JSON.parse(JSON.stringify(sketch.toJSON())));
+    expect(back.tokens).toBe(true);
+    expect(back.totals().tokens).toBe(tokens.reduce((a, b) => a + b, 0));
+    const cut = exactCut(back, [path], 10_000, 'tokens');
+    const kept = scores.reduce((a, s, i) => a + (isKept(cut, s, i) ? tokens[i]! : 0), 0);
+    expect(cut.keptWeight).toBe(kept);
+    expect(cut.tokens?.kept).toBe(kept);
+    expect(Math.abs(kept - 10_000)).toBeLessThanOrEqual(25);
+    const byBytes = exactCut(back, [path], 0.3, 'bytes');
+    expect(byBytes.tokens?.kept).toBe(scores.reduce((a, s, i) => a + (isKept(byBytes, s, i) ? tokens[i]! : 0), 0));
+    const plain = spillOf('plain.spill', [0.1, 0.2], [1, 1]);
+    expect(plain.sketch.toJSON().buckets[0]).toHaveLength(4);
+    expect(() => exactCut(plain.sketch, [plain.path], 10, 'tokens')).toThrow(/this run counted no tokens/);
+  });
+});

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
@@ -26,7 +26,12 @@ function installedWithoutNatives(): string {
   const dir = join(tmp.dir, 'node_modules', 'tadpole');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   for (const f of ['package.json', 'bin', 'dist', join('corpora', 'builtin')]) cpSync(join(ROOT, f), join(dir, f), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  for (const dep of Object.keys(pkg.dependencies)) symlinkSync(join(ROOT, 'node_modules', dep), join(dir, 'node_modules', dep));
+  for (const dep of Object.keys(pkg.dependencies)) {
+    // A scoped package (@scope/name) sits in its scope's folder.
+    const at = join(dir, 'node_modules', dep);
+    mkdirSync(dirname(at), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), at);
+  }
   return dir;
 }
 

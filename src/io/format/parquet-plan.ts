@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TadpoleError } from '../../core/errors.js';
+import { openReadAt } from '../read-at.js';
 
 /**
  * hyparquet loaded on first use, synchronously (the planner is synchronous; require() of an
@@ -49,15 +49,15 @@ export interface RowGroupStart {
  * falls on the first row group that starts at or after the cut's byte position.
  */
 export function parquetRowGroupStarts(path: string): RowGroupStart[] {
-  const fd = openSync(path, 'r');
+  const fd = openReadAt(path);
   try {
-    const size = fstatSync(fd).size;
+    const size = fd.size;
     const tail = Buffer.alloc(Math.min(size, 8));
-    readSync(fd, tail, 0, tail.length, size - tail.length);
+    fd.read(tail, 0, tail.length, size - tail.length);
     const metaLen = tail.length === 8 ? tail.readUInt32LE(0) : 0;
     if (tail.length < 8 || metaLen + 8 > size) throw new Error('footer is damaged');
     const footer = Buffer.alloc(metaLen + 8);
-    readSync(fd, footer, 0, footer.length, size - footer.length);
+    fd.read(footer, 0, footer.length, size - footer.length);
     const meta = checkedMetadata(parquetMetadata(footer));
     const starts: RowGroupStart[] = [];
     let row = 0;
@@ -74,7 +74,7 @@ export function parquetRowGroupStarts(path: string): RowGroupStart[] {
   } catch (err) {
     throw unreadableParquet(path, err);
   } finally {
-    closeSync(fd);
+    fd.close();
   }
 }
 

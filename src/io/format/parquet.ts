@@ -5,6 +5,9 @@ import { HAS_BUILTIN_ZSTD } from './zstd.js';
 import { checkedMetadata, unreadableParquet } from './parquet-plan.js';
 import { jsonText, timestampParsers } from './parquet-json.js';
 import { carriedFromColumns, type CarriedFields } from '../carried.js';
+import { readRemoteBytes } from '../remote/read.js';
+import { remoteObject } from '../remote/registry.js';
+import { isRemote } from '../remote/url.js';
 
 /**
  * Parquet read with hyparquet, one row group at a time, so memory is bounded by one row
@@ -26,6 +29,18 @@ async function zstdPageDecoder(): Promise<(input: Uint8Array, outputLength: numb
   return (input, outputLength) => decompress(input, new Uint8Array(outputLength));
 }
 
+/** A remote Parquet object as hyparquet reads a file: its footer, then the column chunks it needs, each a Range GET. */
+function remoteBuffer(name: string): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer> } {
+  const o = remoteObject(name);
+  return {
+    byteLength: o.size,
+    async slice(start, end) {
+      const b = await readRemoteBytes(name, start, end ?? o.size, o);
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    },
+  };
+}
+
 export interface ParquetRowDoc {
   row: number;
   text: string | undefined;
@@ -42,7 +57,7 @@ export async function* parquetRows(path: string, name: string, textField: string
   let metadata;
   let columns: string[];
   try {
-    file = await asyncBufferFromFile(path);
+    file = isRemote(path) ? remoteBuffer(path) : await asyncBufferFromFile(path);
     metadata = checkedMetadata(await parquetMetadataAsync(file));
     columns = parquetSchema(metadata).children.map((c) => c.element.name);
   } catch (err) {

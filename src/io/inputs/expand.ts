@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { TadpoleError } from '../../core/errors.js';
 import { STDIN } from '../input.js';
 import { globBase, globToRegExp, hasGlob } from './glob.js';
+import { isRemote, isRemoteFolder, withoutCredentials } from '../remote/url.js';
+import { remoteFolder } from '../remote/registry.js';
 
 /**
  * File names that make a corpus inside a folder: text, JSONL, CSV, TSV and Parquet, plain or
@@ -15,13 +17,20 @@ export const CORPUS_FILE = /\.(txt|text|jsonl|ndjson|csv|tsv|parquet)(\.(gz|zst|
  * The inputs as the reader takes them: a folder becomes the corpus files under it
  * (recursive, by extension, sorted by path), a quoted glob the files it matches (sorted),
  * so `tadpole filter shards/` is the same run as naming every shard one by one.
- * `-` (stdin) and plain file names pass through unchanged, in the order given.
+ * `-` (stdin) and plain file names pass through unchanged, in the order given. A remote
+ * name (s3://, http(s)://, hf://) is a file, and `s3://bucket/prefix/` a folder of objects;
+ * a URL's user and password are taken out of its name here (src/io/remote/url.ts).
  */
 export function expandInputs(inputs: string[]): string[] {
   const out: string[] = [];
   for (const input of inputs) {
     if (input === STDIN) {
       out.push(input);
+      continue;
+    }
+    if (isRemote(input)) {
+      const name = withoutCredentials(input);
+      out.push(...(isRemoteFolder(name) ? remoteFolder(name) : [name]));
       continue;
     }
     const st = statOrUndefined(input);
