@@ -28,6 +28,7 @@ const spec: CommandSpec = {
   notes: `Specs live in corpora/ (figure5-bio.json, figure5-cs.json, distractors-bio.json, smoke-bio.json)
 and the selection suite in corpora/suite/ (one task/mix pair per domain).
 Relative paths in a spec resolve against the shared folder ($TADPOLE_SHARED or ../shared).
+A spec, and the files it names, may be s3://, http(s):// or hf:// objects (one object each, not a prefix).
 A spec with "keep": "share" (corpora/suite-scarce/) keeps the in-domain share of the mix's
 text (of its sentences with --keep-by sentences), and its table (and the suite's) adds every method's one fit cut at 0.5x, 1x and 2x
 that share: precision and recall in characters (--json has these cuts for every spec).
@@ -58,7 +59,8 @@ export const command: Command = {
     if (reportFile && (specFiles.length > 1 || draws > 1)) throw usageError('--report writes one spec\'s report: give one spec, and no --draws, with --report');
     const many = specFiles.length > 1 || draws > 1;
     const done = await evaluateSpecs({
-      specFiles: specFiles.map((f) => resolve(io.cwd, f)),
+      specFiles,
+      cwd: io.cwd,
       ...(seed !== undefined ? { seed } : {}),
       draws,
       methods,

@@ -6,6 +6,8 @@ import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
 import { selfTrains } from '../model/fit.js';
 import { METHOD_ALIASES, METHOD_NAMES } from '../select/registry.js';
 import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups-spec.js';
+import { readWhole } from '../io/lines.js';
+import { isRemote, isRemoteFolder, withoutCredentials } from '../io/remote/url.js';
 
 /** How a file's records become documents (see corpora/README.md). */
 export type SourceFormat =
@@ -131,8 +133,13 @@ function bad(where: string, msg: string): TadpoleError {
   return new TadpoleError('TADPOLE_USAGE', `invalid eval spec (${where}): ${msg}`);
 }
 
-/** Relative paths resolve against the shared folder (../shared or $TADPOLE_SHARED). */
+/**
+ * Relative paths resolve against the shared folder (../shared or $TADPOLE_SHARED); an
+ * s3://, http(s):// or hf:// address stays as it is (its user and password set aside, as
+ * every remote input's are) and is read as the other commands read it.
+ */
 export function resolveSharedPath(p: string): string {
+  if (isRemote(p)) return withoutCredentials(p);
   if (isAbsolute(p)) return p;
   const dir = sharedDir();
   if (!dir) throw new TadpoleError('TADPOLE_INPUT', `cannot resolve "${p}": shared folder not found; set TADPOLE_SHARED or place ../shared beside the checkout`);
@@ -141,6 +148,9 @@ export function resolveSharedPath(p: string): string {
 
 function checkFileSet(fs: FileSetSpec, where: string): void {
   if (!Array.isArray(fs.files) || fs.files.length === 0) throw bad(where, '"files" must be a non-empty array of paths');
+  // A prefix is not one object (a local folder is refused too, when read): said now, not as a missing object.
+  const prefix = fs.files.find((f) => typeof f === 'string' && isRemoteFolder(f));
+  if (prefix !== undefined) throw bad(where, `${prefix} is a prefix (it ends in "/"): "files" names objects, each one`);
   if (!SOURCE_FORMATS.includes(fs.format)) throw bad(where, `unknown format "${String(fs.format)}"; should be one of: ${SOURCE_FORMATS.join(', ')}`);
   for (const s of fs.normalize ?? []) {
     if (!NORMALIZE_STEPS.includes(s)) throw bad(where, `unknown normalize step "${s}"; should be one of: ${NORMALIZE_STEPS.join(', ')}`);
@@ -199,6 +209,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
   const methods = r.methods.map((m, i) => {
     if (!METHODS.includes(m.name)) throw bad(`methods[${i}]`, `unknown method "${m.name}"; should be one of: ${METHODS.join(', ')}`);
     if (m.embedder && m.embedder.kind !== 'hash' && m.embedder.kind !== 'onnx') throw bad(`methods[${i}]`, `embedder.kind must be hash or onnx`);
+    if (m.embedder?.modelDir && isRemote(m.embedder.modelDir)) throw bad(`methods[${i}]`, 'embedder.modelDir must be a local folder (an ONNX model is loaded from disk), not an address: download the model first');
     const embedder = m.embedder ? { ...m.embedder, ...(m.embedder.modelDir ? { modelDir: resolveSharedPath(m.embedder.modelDir) } : {}) } : undefined;
     let avoid: MethodSpec['avoid'];
     if (m.avoid !== undefined) {
@@ -247,12 +258,17 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
   return spec;
 }
 
-export async function loadSpec(file: string): Promise<EvalSpec> {
+/** A spec file, or a spec object named by an s3://, http(s):// or hf:// address. */
+export async function loadSpec(spec: string): Promise<EvalSpec> {
+  const file = isRemote(spec) ? withoutCredentials(spec) : spec;
+  if (isRemoteFolder(file)) throw new TadpoleError('TADPOLE_USAGE', `${file} is a prefix (it ends in "/"): name each eval spec object`, { file });
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = isRemote(file) ? await readWhole(file) : await readFile(file, 'utf8');
   } catch (cause) {
-    throw new TadpoleError('TADPOLE_INPUT', `cannot read eval spec ${file}: ${(cause as Error).message}`, { file, cause });
+    // A remote read's line already names the object.
+    const why = cause instanceof TadpoleError ? cause.message : `${file}: ${(cause as Error).message}`;
+    throw new TadpoleError(cause instanceof TadpoleError ? cause.code : 'TADPOLE_INPUT', `cannot read eval spec ${why}`, { file, cause });
   }
   let raw: unknown;
   try {

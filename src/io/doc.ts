@@ -65,6 +65,18 @@ export interface Doc {
  */
 export type Triage = (input: number, byteStart: number, byteEnd: number) => 'decode' | 'skim' | 'drop';
 
+/**
+ * Which byte spans of a seekable remote input to fetch, in order, and the documents between
+ * them that are not fetched (each yielded skimmed, with line 0: its line is not known).
+ */
+export interface SpanPlan {
+  /** Plain-text documents are written with their line numbers: such inputs are read whole. */
+  readonly linesNeeded: boolean;
+  nextSpan(input: number): { start: number; end: number } | undefined;
+  /** Some of the documents of `input` starting before `before` that are not fetched; none left: empty. */
+  notRead(input: number, before: number): Array<{ start: number; end: number }>;
+}
+
 /** What the reader saw and skipped, and why. */
 export class ReadCounters {
   docs = 0;
@@ -122,6 +134,11 @@ export interface ReadOptions {
    * dropped document is not checked (UTF-8, JSON, text field): the caller vouches for it.
    */
   triage?: Triage;
+  /**
+   * Remote objects of plain text or JSONL: fetch only these spans, not every byte (filter's
+   * pass 2, src/pipeline/kept-spans.ts). The documents between spans are yielded skimmed.
+   */
+  spans?: SpanPlan;
   /** Decoded bytes of every input read are added here (the sampler tells compressed text from plain by it). */
   decoded?: { bytes: number };
 }

@@ -9,10 +9,11 @@ import { warcDocuments } from './warc-documents.js';
 import { looksLikeWarc } from './format/warc.js';
 import { displayName, openInput, STDIN, type ByteRange, type OpenOptions } from './input.js';
 import { carriedFromLine, carryKeys } from './carried.js';
-import { DEFAULT_MAX_DOC_BYTES, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
+import { isRemote } from './remote/url.js';
+import { DEFAULT_MAX_DOC_BYTES, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type SpanPlan, type Triage } from './doc.js';
 
 export { isDelimited, resolveFormat } from './input-format.js';
-export { DEFAULT_MAX_DOC_BYTES, DEFAULT_READER, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type Triage } from './doc.js';
+export { DEFAULT_MAX_DOC_BYTES, DEFAULT_READER, ReadCounters, type Doc, type ReaderOptions, type ReadOptions, type SpanPlan, type Triage } from './doc.js';
 
 const NL = 0x0a;
 
@@ -54,7 +55,9 @@ export async function* readKinds(kinds: readonly InputKind[], opts: ReaderOption
       if (sniffed) format = 'jsonl';
     }
     const docsOfInput =
-      format === 'parquet'
+      ro.spans && isRemote(input) && kind.seekable && !kind.formatFromStream && (format === 'jsonl' || (format === 'text' && !ro.spans.linesNeeded))
+        ? spannedDocuments(kind, file, inputIndex, { ...opts, format }, counters, ro.spans, ro.triage, sniffed)
+        : format === 'parquet'
         ? parquetDocuments(input, file, inputIndex, opts, counters, range)
         : format === 'warc'
         ? warcDocuments({ kind, file, inputIndex, range, openOpts, ...(ro.decoded ? { decoded: ro.decoded } : {}) }, opts, counters, ro.triage)
@@ -106,6 +109,32 @@ async function* rangeChunks(kind: InputKind, range: ByteRange, openOpts: OpenOpt
     }
     yield skip > 0 ? chunk.subarray(skip) : chunk;
     skip = 0;
+  }
+}
+
+/**
+ * A remote object read by the spans `plan` gives: each span by its own Range request, the
+ * documents between spans yielded skimmed, unread. A span starts at a document and ends at
+ * one's last byte, so each document in it is cut as a whole read cuts it (line numbers
+ * aside: they restart in each span, which is why plain text written with its lines is read
+ * whole). The object's ETag is held to the first one seen by every request, as ever.
+ */
+async function* spannedDocuments(kind: InputKind, file: string, inputIndex: number, opts: ReaderOptions, counters: ReadCounters, plan: SpanPlan, triage: Triage | undefined, sniffed: boolean): AsyncGenerator<Doc[]> {
+  for (;;) {
+    const span = plan.nextSpan(inputIndex);
+    const before = span ? span.start : Number.MAX_SAFE_INTEGER;
+    for (let gone = plan.notRead(inputIndex, before); gone.length > 0; gone = plan.notRead(inputIndex, before)) {
+      const docs: Doc[] = [];
+      for (const g of gone) {
+        counters.docs++;
+        counters.bytes += g.end - g.start;
+        docs.push({ ordinal: 0, input: inputIndex, file, line: 0, text: '', byteStart: g.start, byteEnd: g.end, nextOffset: g.end, skimmed: true });
+      }
+      yield docs;
+    }
+    if (!span) return;
+    const range = { start: span.start, end: span.end };
+    yield* documentsOf(openInput(kind.input, { kind, range }), file, inputIndex, opts, counters, { start: span.start, end: Number.MAX_SAFE_INTEGER }, triage, sniffed);
   }
 }
 

@@ -1,3 +1,4 @@
+import { TadpoleError } from '../core/errors.js';
 import { isKept, type Cut } from '../cut/exact.js';
 import { SpillReader } from '../cut/spill.js';
 import type { Triage } from '../io/documents.js';
@@ -45,6 +46,24 @@ export class KeptTriage {
     // A changed length is reported by the caller, which checks every document's.
     return kept || e.byteLength !== Math.min(byteEnd - byteStart, 0xffffffff) ? 'decode' : 'skim';
   };
+
+  /**
+   * Up to 512 of `input`'s documents that start before `before`, stepped over without being
+   * read (KeptSpans fetched none of them), as byte ranges. Each must have nothing kept: one
+   * that has would be text lost, so it is refused as a fault, not skimmed.
+   */
+  notRead(input: number, before: number): Array<{ start: number; end: number }> {
+    const out: Array<{ start: number; end: number }> = [];
+    for (let e = this.peek(); e && e.input === input && e.byteStart < before && out.length < 512; e = this.peek()) {
+      const start = e.byteStart;
+      const end = e.byteStart + e.byteLength;
+      const kept = this.consume(e);
+      if (kept === undefined) break;
+      if (kept) throw new TadpoleError('TADPOLE_INTERNAL', `pass 2 stepped over a document with a kept segment (input ${input}, byte ${start})`);
+      out.push({ start, end });
+    }
+    return out;
+  }
 
   /** Takes the pending entry and its spill records: whether a segment of it is kept; undefined on a short spill (the caller reports it: it reads the same records). */
   private consume(e: DocIndexEntry): boolean | undefined {

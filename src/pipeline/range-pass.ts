@@ -1,5 +1,5 @@
 import type { SketchJSON } from '../cut/sketch.js';
-import { ReadCounters, readKinds, type ReaderOptions, type Triage } from '../io/documents.js';
+import { ReadCounters, readKinds, type ReaderOptions, type SpanPlan, type Triage } from '../io/documents.js';
 import type { ByteRange } from '../io/input.js';
 import { Sink } from '../io/sink.js';
 import type { SentenceScorer } from '../select/selector.js';
@@ -56,7 +56,7 @@ export interface RangeEmitted {
   startedWithBlock: boolean;
 }
 
-function documentsOf(job: RangeJob, counters: ReadCounters, extra: { firstOrdinal?: number; triage?: Triage } = {}) {
+function documentsOf(job: RangeJob, counters: ReadCounters, extra: { firstOrdinal?: number; triage?: Triage; spans?: SpanPlan } = {}) {
   return readKinds(job.inputs, job.reader, { counters, only: new Set(job.only), ranges: new Map(job.ranges), ...extra });
 }
 
@@ -82,8 +82,9 @@ export async function emitRange(job: RangeEmitJob, hooks: RangeHooks): Promise<R
   const writer = new RunWriter(sink, job.reader, job.outFormat);
   const tally = emptyTally();
   try {
-    const read = (triage: Triage | undefined) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}) });
-    await emitKept(read, { segment: job.segment, spillPath: job.spillPath, docIndexPath: job.docIndexPath, firstId: job.firstId, cut: job.cut, afterBatch: afterBatch(counters, hooks) }, writer, tally);
+    const read = (triage: Triage | undefined, spans?: SpanPlan) => documentsOf(job, counters, { firstOrdinal: job.firstDoc, ...(triage ? { triage } : {}), ...(spans ? { spans } : {}) });
+    const fetchKept = { linesNeeded: job.outFormat === 'jsonl' };
+    await emitKept(read, { segment: job.segment, spillPath: job.spillPath, docIndexPath: job.docIndexPath, firstId: job.firstId, cut: job.cut, fetchKept, afterBatch: afterBatch(counters, hooks) }, writer, tally);
     await sink.close();
   } catch (err) {
     await sink.abort();

@@ -6,10 +6,13 @@ import { loadSpec } from '../eval/spec.js';
 import { type SuiteSummary, summarizeDraws, summarizeSuite } from '../eval/suite.js';
 import { renderReport } from './html.js';
 import { writeFileAtomic } from '../io/atomic.js';
+import { isRemote } from '../io/remote/url.js';
 
 export interface EvaluateOptions {
-  /** Spec files (absolute paths, or relative to the process's folder). */
+  /** Spec files (absolute paths, or relative to `cwd`), or spec objects' s3://, http(s):// or hf:// addresses. */
   specFiles: readonly string[];
+  /** The folder relative spec paths start from (default: the process's). */
+  cwd?: string;
   /** Overrides every spec's own seed; draw d runs with seed + d. */
   seed?: number;
   /** Runs of every spec, each with the next seed (default 1). */
@@ -43,7 +46,7 @@ export async function evaluateSpecs(opts: EvaluateOptions): Promise<EvaluateResu
   const draws = opts.draws ?? 1;
   const engine = defaultEngineWith(opts.workers);
   const specs = [];
-  for (const specFile of opts.specFiles) specs.push(await loadSpec(resolve(specFile)));
+  for (const specFile of opts.specFiles) specs.push(await loadSpec(isRemote(specFile) ? specFile : resolve(opts.cwd ?? '', specFile)));
   const log = opts.log;
   const out: EvaluateResult['draws'] = [];
   for (let d = 0; d < draws; d++) {

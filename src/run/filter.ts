@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, type Cut } from '../cut/exact.js';
-import { ReadCounters, readKinds, type Triage } from '../io/documents.js';
+import { ReadCounters, readKinds, type SpanPlan, type Triage } from '../io/documents.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
 import { refuseReadOnce, resolveInput, resolveInputs, type InputKind } from '../io/input-kind.js';
@@ -220,8 +220,8 @@ function streamPlace(opts: ResolvedFilterOptions, scorer: Scoring, counters: Rea
   };
 }
 
-function reading(opts: ResolvedFilterOptions, inputs: readonly InputKind[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage) {
-  return readKinds(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}) });
+function reading(opts: ResolvedFilterOptions, inputs: readonly InputKind[], counters: ReadCounters, spool?: ReturnType<typeof openSpool>, triage?: Triage, spans?: SpanPlan) {
+  return readKinds(inputs, opts.reader, { counters, ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(spool ? { spool } : {}), ...(triage ? { triage } : {}), ...(spans ? { spans } : {}) });
 }
 
 /** Pass 1: score every sentence, write one spill record per segment, feed the sketch. */
@@ -240,12 +240,12 @@ async function scorePass(opts: ResolvedFilterOptions, scorer: Scoring, counters:
 function segmentedDocsOf(opts: ResolvedFilterOptions, inputs: readonly InputKind[], spillPath: string, docIndexPath: string, cut?: Cut) {
   const progress = new Progress('write', inputs, opts.progress);
   const counters = new ReadCounters();
-  const read = (triage: Triage | undefined) => reading(opts, inputs, counters, undefined, triage);
+  const read = (triage: Triage | undefined, spans?: SpanPlan) => reading(opts, inputs, counters, undefined, triage, spans);
   const o: SegmentedDocsOptions = {
     segment: opts.segment,
     spillPath,
     docIndexPath,
-    ...(cut ? { cut } : {}),
+    ...(cut ? { cut, fetchKept: { linesNeeded: opts.outFormat === 'jsonl' } } : {}),
     stop: () => opts.sink.closedEarly,
     afterBatch: () => {
       progress.update(counters.docs, counters.bytes);

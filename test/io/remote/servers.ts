@@ -13,6 +13,8 @@ export class RangeServer {
   readonly gets = new Map<string, number>();
   readonly authorizations: string[] = [];
   bytesSent = 0;
+  /** Every GET answered with a body, in order: its path and the byte range it asked for. */
+  readonly log: Array<{ path: string; start: number; end: number }> = [];
   /** path -> 503 answers still to give before the real ones. */
   readonly unavailable = new Map<string, number>();
   /** path -> body bytes after which the next GET's connection is cut (once). */
@@ -64,6 +66,7 @@ export class RangeServer {
       this.replaceAfter.delete(path);
     }
     const part = body.subarray(start, end);
+    this.log.push({ path, start, end });
     res.writeHead(m ? 206 : 200, { 'content-length': part.length, etag, 'accept-ranges': 'bytes', ...(m ? { 'content-range': `bytes ${start}-${end - 1}/${body.length}` } : {}) });
     const cut = this.cutAfter.get(path);
     if (cut !== undefined && cut < part.length) {
