@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { splitSentences } from '../../src/text/sentences.js';
@@ -26,4 +26,19 @@ export function builtinTaskSentences(limit = Infinity): string[] {
     if (seen.size >= limit) break;
   }
   return [...seen];
+}
+
+/**
+ * About 200 KB of the built-in mix's JSONL (whole records) as `DIR/corpus.jsonl`, and about
+ * 60 KB of the biomedical task (whole abstracts) as `DIR/task.txt`: a run of a few seconds on
+ * real text, for the fault tests that start one and act on it.
+ */
+export function writeBuiltinSlice(dir: string): { corpus: string; task: string } {
+  const mix = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')));
+  const corpus = join(dir, 'corpus.jsonl');
+  writeFileSync(corpus, mix.subarray(0, mix.indexOf(0x0a, 200_000) + 1));
+  const bio = read('task-bio.txt.gz');
+  const task = join(dir, 'task.txt');
+  writeFileSync(task, bio.slice(0, bio.indexOf('\n\n', 60_000)) + '\n');
+  return { corpus, task };
 }

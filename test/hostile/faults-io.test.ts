@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, s
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBuiltinSlice } from '../helpers/builtin.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { fileDigest } from '../helpers/files.js';
 import { testDir } from '../helpers/temp.js';
@@ -97,12 +98,7 @@ let reference: Buffer;
 
 beforeAll(() => {
   // About 200 KB of real documents (MEDLINE, news, finance, ...), and a biomedical task.
-  const mix = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')));
-  corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, mix.subarray(0, mix.indexOf(0x0a, 200_000) + 1));
-  const bio = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'))).toString('utf8');
-  task = join(dir, 'task.txt');
-  writeFileSync(task, bio.slice(0, bio.indexOf('\n\n', 60_000)) + '\n');
+  ({ corpus, task } = writeBuiltinSlice(dir));
   model = join(dir, 'model.json');
   const fit = cli(['fit', '-q', '--task', task, '--general', corpus, '-o', model]);
   if (fit.code !== 0) throw new Error(`fit failed: ${fit.stderr}`);

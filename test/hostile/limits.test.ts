@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { writeBuiltinSlice } from '../helpers/builtin.js';
+import { BIN } from '../helpers/cli.js';
 import { testDir } from '../helpers/temp.js';
 
 /**
@@ -52,12 +52,9 @@ let corpus: string;
 let model: string;
 
 beforeAll(() => {
-  const mix = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')));
-  corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, mix.subarray(0, mix.indexOf(0x0a, 200_000) + 1));
-  const bio = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'))).toString('utf8');
-  const task = join(dir, 'task.txt');
-  writeFileSync(task, bio.slice(0, bio.indexOf('\n\n', 60_000)) + '\n');
+  const slice = writeBuiltinSlice(dir);
+  corpus = slice.corpus;
+  const task = slice.task;
   model = join(dir, 'model.json');
   const fit = limited('', ['fit', '-q', '--task', task, '--general', corpus, '-o', model]);
   if (fit.code !== 0) throw new Error(`fit failed: ${fit.stderr}`);
