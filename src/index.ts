@@ -38,7 +38,7 @@ export { explainFit } from './model/explain.js';
 export { openScorer } from './model/open.js';
 export { describeModel, describeHeldOut, showModel, summarizeModel, type ModelSummary } from './model/describe.js';
 export { checkDeferredOptions, completeModel, completesFromCorpus, deferFit, needsCompletion, sampleSizeFor, selfTrains, SAMPLE_FULL_KEEP } from './model/complete.js';
-export { completeFromCorpus, type CompletionInfo } from './pipeline/complete.js';
+export { completeFromCorpus, type CompletionInfo } from './threads/complete.js';
 
 export { segmentBounds, type SegmentRecord } from './segment/segments.js';
 export { DEFAULT_DOC_CONTEXT } from './segment/context.js';
@@ -46,32 +46,32 @@ export { exactCut, isKept, selectKeptInMemory, DEFAULT_KEEP_BY, type Cut, type K
 export { describeTaskShare } from './cut/share-estimate.js';
 export { ScoreSketch } from './cut/sketch.js';
 
-export { runFilter } from './run/filter.js';
-export { runDemo, type DemoOptions, type DemoResult } from './run/demo.js';
-export type { FilterOptions, FilterStats, RunDirSettings } from './run/options.js';
-export { runFilterInDir } from './run/filter-dir.js';
+export { runFilter } from './commands/filter.js';
+export { runDemo, type DemoOptions, type DemoResult } from './commands/demo.js';
+export type { FilterOptions, FilterStats, RunDirSettings } from './passes/options.js';
+export { runFilterInDir } from './commands/filter-dir.js';
 export { parseShard, type ShardId } from './run/layout.js';
 export { shardFromLauncher, SHARDS_ENV, type LauncherShard } from './run/launcher.js';
-export { fileSha256 } from './run/fingerprint.js';
+export { fileSha256 } from './passes/fingerprint.js';
 export { recordedKeepBy } from './run/run-dir.js';
 export { readCut } from './run/run-cut.js';
 export { Ledger } from './run/ledger.js';
 export { scoreStage, cutStage, emitStage, type ScoreStageOptions, type EmitStageOptions } from './run/shard-run.js';
-export { segmentScores } from './pipeline/segments.js';
-export { writeScoreRecords, type ScoreRecordsOptions } from './pipeline/score-records.js';
-export { scoreCorpus, type ScoreCorpusOptions, type ScoreCorpusResult, type ScoreShardSettings } from './run/score-corpus.js';
-export { checkFilterOptions } from './pipeline/checks.js';
-export type { OutFormat } from './pipeline/out-format.js';
-export { defaultWorkers, workersFor } from './pipeline/pool.js';
-export { sampleSentencesOn } from './pipeline/split-pool.js';
-export { chooseOnThread, measuresAside } from './pipeline/choice-thread.js';
-export { fitStep, PhaseProgress, readingProgress } from './pipeline/progress.js';
-export { fitModelFile, type FitModelFileOptions, type FitModelFileResult } from './pipeline/fit-model-file.js';
+export { segmentScores } from './threads/segments.js';
+export { writeScoreRecords, type ScoreRecordsOptions } from './commands/score-records.js';
+export { scoreCorpus, type ScoreCorpusOptions, type ScoreCorpusResult, type ScoreShardSettings } from './commands/score.js';
+export { checkFilterOptions } from './passes/checks.js';
+export type { OutFormat } from './passes/out-format.js';
+export { defaultWorkers, workersFor } from './threads/pool.js';
+export { sampleSentencesOn } from './threads/split-pool.js';
+export { chooseOnThread, measuresAside } from './threads/choice-thread.js';
+export { fitStep, PhaseProgress, readingProgress } from './passes/progress.js';
+export { fitModelFile, type FitModelFileOptions, type FitModelFileResult } from './commands/fit.js';
 
 export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';
 export { rarer, taskWords, type TaskWords } from './inspect/task-words.js';
-export { inspectText, type InspectOptions, type InspectResult, type InspectedGroup } from './pipeline/inspect-text.js';
+export { inspectText, type InspectOptions, type InspectResult, type InspectedGroup } from './commands/inspect.js';
 
 export { rankDetectors, formatRankTable } from './rank/rank.js';
 export { rankOnTask, type RankTaskOptions } from './rank/rank-task.js';

@@ -12,7 +12,7 @@ import { DEFAULT_READER } from '../../dist/io/documents.js';
 import { readSentences } from '../../dist/io/sentences.js';
 import { Sink } from '../../dist/io/sink.js';
 import { fitModel } from '../../dist/model/fit.js';
-import { runFilter } from '../../dist/run/filter.js';
+import { runFilter } from '../../dist/commands/filter.js';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => (argv.includes(`--${k}`) ? argv[argv.indexOf(`--${k}`) + 1] : d);

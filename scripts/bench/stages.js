@@ -18,18 +18,18 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 async function build(dist) {
   const m = async (p) => import(join(dist, p));
   const { readDocuments, DEFAULT_READER } = await m('io/documents.js');
-  const scored = await m('pipeline/scored.js');
+  const scored = await m('passes/scored.js');
   const { randomSelector } = await m('select/random.js');
   // A name from the first of its modules that the build has (later builds moved some).
   const from = async (name, ...paths) => {
     for (const p of paths) if (existsSync(join(dist, p)) && (await m(p))[name]) return (await m(p))[name];
     throw new Error(`${dist} has no ${name} in ${paths.join(' or ')}`);
   };
-  const spillScores = await from('spillScores', 'pipeline/spill-pass.js', 'pipeline/passes.js');
-  const { emitKept } = await m('pipeline/passes.js');
+  const spillScores = await from('spillScores', 'passes/spill-pass.js', 'passes/passes.js');
+  const { emitKept } = await m('passes/passes.js');
   const { exactCut } = await m('cut/exact.js');
-  const RunWriter = await from('RunWriter', 'pipeline/passes.js', 'pipeline/runs.js');
-  const emptyTally = await from('emptyTally', 'pipeline/keep-tally.js', 'pipeline/runs.js');
+  const RunWriter = await from('RunWriter', 'passes/passes.js', 'pipeline/runs.js');
+  const emptyTally = await from('emptyTally', 'passes/keep-tally.js', 'pipeline/runs.js');
   const { Sink } = await m('io/sink.js');
   const scorer = await randomSelector.load({ method: 'random', params: { seed: 0 }, state: {} }, { seed: 0 });
   const reader = { ...DEFAULT_READER };

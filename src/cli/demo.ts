@@ -4,7 +4,7 @@ import { packageRoot } from '../core/package-root.js';
 import { num, numWithDefault, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { endProgress, progressFor, shellWord } from './common.js';
-import { runDemo } from '../run/demo.js';
+import { runDemo } from '../commands/demo.js';
 
 const spec: CommandSpec = {
   name: 'demo',

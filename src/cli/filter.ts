@@ -18,11 +18,11 @@ import { STDIN } from '../io/input.js';
 import { Sink } from '../io/sink.js';
 import { describeHeldOut } from '../model/describe.js';
 import { readModel } from '../model/file.js';
-import { checkFilterOptions } from '../pipeline/checks.js';
-import type { OutFormat } from '../pipeline/out-format.js';
-import { runFilter } from '../run/filter.js';
-import { fileSha256 } from '../run/fingerprint.js';
-import type { FilterOptions } from '../run/options.js';
+import { checkFilterOptions } from '../passes/checks.js';
+import type { OutFormat } from '../passes/out-format.js';
+import { runFilter } from '../commands/filter.js';
+import { fileSha256 } from '../passes/fingerprint.js';
+import type { FilterOptions } from '../passes/options.js';
 
 const spec: CommandSpec = {
   name: 'filter',

@@ -4,7 +4,7 @@ import { workersFlag } from './workers.js';
 import { bool, list, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { embedderFlags, endProgress, ERASE_LINE, filesFrom, namedEmbedderFrom, progressFor, readerFlags, readerOptionsFrom, requireFiles } from './common.js';
-import { fitModelFile } from '../pipeline/fit-model-file.js';
+import { fitModelFile } from '../commands/fit.js';
 import { methodHelp } from '../select/method-help.js';
 
 const spec: CommandSpec = {

@@ -6,7 +6,7 @@ import { inputsFrom, readerFlags, readerOptionsFrom, shellWord } from './common.
 import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { Sink } from '../io/sink.js';
-import { type InspectedGroup, inspectText } from '../pipeline/inspect-text.js';
+import { type InspectedGroup, inspectText } from '../commands/inspect.js';
 
 const spec: CommandSpec = {
   name: 'inspect',

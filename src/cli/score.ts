@@ -9,7 +9,7 @@ import { embedderFlags, embedderOverridesFrom, endProgress, inputsFrom, progress
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { readerSummary } from './reader-summary.js';
 import { shardAutoHelp, shardFrom, shardsFlag } from './shard-flag.js';
-import { scoreCorpus } from '../run/score-corpus.js';
+import { scoreCorpus } from '../commands/score.js';
 
 const spec: CommandSpec = {
   name: 'score',

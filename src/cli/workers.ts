@@ -1,5 +1,5 @@
 import { num, type FlagSpec, type ParsedArgs } from './args.js';
-import { workersFor } from '../pipeline/pool.js';
+import { workersFor } from '../threads/pool.js';
 
 /** `--workers N`, shared by the commands that score. */
 export const workersFlag: FlagSpec = {

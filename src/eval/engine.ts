@@ -1,5 +1,5 @@
 import type { TaskShareReading } from '../cut/share-estimate.js';
-import type { Scoring } from '../pipeline/scoring.js';
+import type { Scoring } from '../threads/scoring.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import type { MethodSpec } from './spec.js';
 

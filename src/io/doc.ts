@@ -136,7 +136,7 @@ export interface ReadOptions {
   triage?: Triage;
   /**
    * Remote objects of plain text or JSONL: fetch only these spans, not every byte (filter's
-   * pass 2, src/pipeline/kept-spans.ts). The documents between spans are yielded skimmed.
+   * pass 2, src/passes/kept-spans.ts). The documents between spans are yielded skimmed.
    */
   spans?: SpanPlan;
   /** Decoded bytes of every input read are added here (the sampler tells compressed text from plain by it). */

@@ -17,7 +17,7 @@ export interface SplitDocs {
 
 /**
  * Splits document batches into sentence spans, handing them back in input order: on other
- * threads (pipeline/split-pool.ts), so a pass that reads a whole corpus to sample it is not
+ * threads (threads/split-pool.ts), so a pass that reads a whole corpus to sample it is not
  * held to one core by the splitter.
  */
 export type DocSplitter = (docBatches: AsyncIterable<Doc[]>) => AsyncIterable<SplitDocs>;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { InputFingerprint } from '../passes/fingerprint.js';
 import { sqliteDriver } from './sqlite.js';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,15 +19,6 @@ import { storageFault, TadpoleError, writeFailure } from '../core/errors.js';
  */
 export const LEDGER_FILE = 'ledger.sqlite';
 
-export interface InputFingerprint {
-  idx: number;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** sha256 of the first and last 64 KiB (the whole file when smaller). */
-  headTailSha256: string;
-  gzip: boolean;
-}
 
 export interface ShardRow {
   shard: number;

@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { openForRead } from '../io/input.js';
 import type { InputKind } from '../io/input-kind.js';
-import type { ShardPlan } from './plan.js';
+import type { ShardPlan } from '../passes/plan.js';
 import { isRemote } from '../io/remote/url.js';
 
 /** Where a digest has reached: the input index and the byte offset in it (a document boundary). */

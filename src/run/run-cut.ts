@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { checkKeep } from '../pipeline/checks.js';
+import { checkKeep } from '../passes/checks.js';
 import { TadpoleError } from '../core/errors.js';
 import { exactCut, isKept, type Cut, type KeepBy } from '../cut/exact.js';
 import { ScoreSketch, type SketchJSON } from '../cut/sketch.js';

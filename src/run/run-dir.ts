@@ -8,10 +8,11 @@ import type { InputKind } from '../io/input-kind.js';
 import { isRemote } from '../io/remote/url.js';
 import { needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type ModelFile } from '../model/file.js';
-import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../pipeline/complete.js';
-import { fileSha256, fingerprintInputs, inputsDiffer } from './fingerprint.js';
+import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../threads/complete.js';
+import { fileSha256, fingerprintInputs, inputsDiffer } from '../passes/fingerprint.js';
 import { runPaths } from './layout.js';
-import { LEDGER_FILE, Ledger, type InputFingerprint } from './ledger.js';
+import { LEDGER_FILE, Ledger } from './ledger.js';
+import type { InputFingerprint } from '../passes/fingerprint.js';
 
 /** What a run directory is a run OF: a resumed or sharded command must match it. */
 export interface RunIdentity {

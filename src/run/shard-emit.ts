@@ -8,19 +8,19 @@ import { moveFile, Sink } from '../io/sink.js';
 import { segmentBounds } from '../segment/segments.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
 import { readShardSummary, shardPaths, type ShardId } from './layout.js';
-import { resumePlan, type ShardPlan } from './plan.js';
+import { resumePlan, type ShardPlan } from '../passes/plan.js';
 import type { Ledger } from './ledger.js';
 import type { InputKind } from '../io/input-kind.js';
 import { splitSentences } from '../text/sentences.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
-import { Progress } from '../pipeline/progress.js';
-import type { OutFormat } from '../pipeline/out-format.js';
-import { RunWriter, writeKept } from '../pipeline/passes.js';
+import { Progress } from '../passes/progress.js';
+import type { OutFormat } from '../passes/out-format.js';
+import { RunWriter, writeKept } from '../passes/passes.js';
 import { checkReadDigest, DEFAULT_CHECKPOINT_SECONDS, readDigestAt, type ReadPosition } from './shard-score.js';
 import { ReadDigest } from './read-digest.js';
-import { DocIndexReader } from '../pipeline/doc-index.js';
-import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from '../pipeline/indexed-doc.js';
-import { KeptTriage } from '../pipeline/kept-triage.js';
+import { DocIndexReader } from '../passes/doc-index.js';
+import { nextIndexedDoc, spillRecordsOf, type IndexedDoc } from '../passes/indexed-doc.js';
+import { KeptTriage } from '../passes/kept-triage.js';
 
 export interface EmitStats {
   documents: { total: number; withKept: number };

@@ -7,15 +7,15 @@ import { ReadCounters, readKinds, type Doc, type ReaderOptions } from '../io/doc
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { crashPoint, throwIfAborted } from '../core/interrupt.js';
 import { readShardSummary, runPaths, shardPaths, type MomentsState, type ShardId, type ShardSummary } from './layout.js';
-import { resumePlan, type ShardPlan } from './plan.js';
+import { resumePlan, type ShardPlan } from '../passes/plan.js';
 import { ReadDigest } from './read-digest.js';
 import { verifyPrefix } from './stdin-prefix.js';
 import type { Ledger } from './ledger.js';
 import type { InputKind } from '../io/input-kind.js';
-import { openSpill, spillBatch } from '../pipeline/spill-pass.js';
+import { openSpill, spillBatch } from '../passes/spill-pass.js';
 import { tokenCounter } from '../cut/tokens.js';
-import { Progress } from '../pipeline/progress.js';
-import { scoreDocuments, type Scoring } from '../pipeline/scoring.js';
+import { Progress } from '../passes/progress.js';
+import { scoreDocuments, type Scoring } from '../threads/scoring.js';
 
 /** Default checkpoint interval: a resumed run loses at most this much work plus one batch. */
 export const DEFAULT_CHECKPOINT_SECONDS = 2;

@@ -26,5 +26,5 @@ export interface ChoiceJob {
   holdout: number;
 }
 
-/** Runs auto's chooseCandidate elsewhere (pipeline/choice-thread.ts: on a thread of its own). */
+/** Runs auto's chooseCandidate elsewhere (threads/choice-thread.ts: on a thread of its own). */
 export type ChooseAside = (job: ChoiceJob) => Promise<AutoChoice>;

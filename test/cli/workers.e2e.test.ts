@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
 import { runMain, tempDir } from '../helpers/cli.js';
-import { BYTES_PER_DEFAULT_THREAD } from '../../src/pipeline/pool.js';
+import { BYTES_PER_DEFAULT_THREAD } from '../../src/threads/pool.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const tmp = tempDir('tadpole-workers-');

@@ -15,7 +15,7 @@ const read = (name: string) => gunzipSync(readFileSync(join(ROOT, 'corpora', 'bu
  * reads them: bio (PubMedQA abstracts), cs (OpenReview abstracts), wiki, speech (US
  * presidential speeches) and fiction (Gutenberg), each about a fifth of the text.
  */
-export { builtinMix } from '../../src/run/demo.js';
+export { builtinMix } from '../../src/commands/demo.js';
 
 /** Sentences of the built-in biomedical task (PubMedQA abstracts none of the mix holds), the first `limit`, de-duplicated. */
 export function builtinTaskSentences(limit = Infinity): string[] {

@@ -8,7 +8,7 @@ import { DEFAULT_READER, ReadCounters, readDocuments, type Doc, type ReaderOptio
 import { Sink } from '../../src/io/sink.js';
 import { readModel } from '../../src/model/file.js';
 import { openScorer } from '../../src/model/open.js';
-import { runFilter } from '../../src/run/filter.js';
+import { runFilter } from '../../src/commands/filter.js';
 import type { SentenceScorer } from '../../src/select/selector.js';
 import { BIN, cli, fitModel, newsJsonl, tempDir } from '../run/helpers.js';
 

@@ -7,7 +7,7 @@ import { TadpoleError } from '../../src/core/errors.js';
 import { DEFAULT_READER, ReadCounters, readKinds, type Doc, type ReadOptions } from '../../src/io/documents.js';
 import { resolveInput } from '../../src/io/input-kind.js';
 import { warcCut } from '../../src/io/warc-documents.js';
-import { planShard } from '../../src/run/plan.js';
+import { planShard } from '../../src/passes/plan.js';
 import { testDir } from '../helpers/temp.js';
 import { httpBlock, mixTexts, pageUrl, recordId, warcFile, warcRecord, wetOf } from '../helpers/warc.js';
 

@@ -6,7 +6,7 @@ import { ROOT, runCli, tempDir } from '../../helpers/cli.js';
 import { RangeServer } from './servers.js';
 
 // Pass 2 over a remote object fetches only the spans that hold documents with a kept segment
-// (src/pipeline/kept-spans.ts), and its output is still the bytes the same file gives on disk.
+// (src/passes/kept-spans.ts), and its output is still the bytes the same file gives on disk.
 // The HTTP server's request log shows what each pass fetched. The gap under which spans are
 // joined is lowered, so this small corpus is fetched as many spans.
 
