@@ -70,11 +70,11 @@ describe('library API (the README example)', () => {
       'METHOD_NAMES', 'PhaseProgress', 'ReadCounters', 'Rng', 'SAMPLE_FULL_KEEP', 'SELF_TRAINING_DEFAULTS', 'SHARDS_ENV', 'STDIN', 'ScoreSketch', 'Sink', 'TadpoleError', 'auroc', 'autoChoiceOf',
       'averagePrecision', 'avoidShareOf', 'avoidTarget', 'checkAvoid', 'checkDeferredOptions', 'checkFilterOptions', 'checkMethodOptions', 'checkOutputCompression', 'chooseOnThread',
       'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
-      'describeHeldOut', 'describeModel', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
+      'describeHeldOut', 'describeModel', 'describeRun', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'listModelCache', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
       'needsCompletion', 'onStaleTemps', 'openScorer', 'ownOutputInputs', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
-      'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'runFilterInDir', 'sampleSentences', 'sampleSentencesOn',
-      'sampleSizeFor', 'scoreCorpus', 'scoreStage', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'shardFromLauncher', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
+      'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'sampleSentences', 'sampleSentencesOn',
+      'sampleSizeFor', 'scoreCorpus', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'shardFromLauncher', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
       'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'workersFor', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',
     ]);
     for (const [name, value] of Object.entries(api)) expect(value, name).toBeDefined();
@@ -90,9 +90,11 @@ describe('library API (the README example)', () => {
     const used = readdirSync(cli)
       .filter((f) => f.endsWith('.ts'))
       .flatMap((f) =>
-        [...readFileSync(join(cli, f), 'utf8').matchAll(/import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+'\.\.\/([^']+)'|import\('\.\.\/([^']+)'\)/g)]
-          .filter((m) => !(m[3] ?? m[4])!.startsWith('core/'))
-          .flatMap((m) => (m[2]?.startsWith('{') ? m[2].slice(1, -1).split(',').filter((n) => n.trim()).map((n) => `${m[3]}: ${n.trim().replace(/^type\s+/, '')}`) : [`${m[3] ?? m[4]}: ${m[2] ?? 'import()'}`]))
+        // Static imports, and dynamic ones whose names are taken at once (`const { a } = await import(...)`).
+        [...readFileSync(join(cli, f), 'utf8').matchAll(/import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+'\.\.\/([^']+)'|const\s+(\{[^}]*\})\s*=\s*await\s+import\('\.\.\/([^']+)'\)|import\('\.\.\/([^']+)'\)/g)]
+          .map((m) => ({ names: m[2] ?? m[4], from: (m[3] ?? m[5] ?? m[6])! }))
+          .filter((m) => !m.from.startsWith('core/'))
+          .flatMap((m) => (m.names?.startsWith('{') ? m.names.slice(1, -1).split(',').filter((n) => n.trim()).map((n) => `${m.from}: ${n.trim().replace(/^type\s+/, '')}`) : [`${m.from}: ${m.names ?? 'import()'}`]))
           .map((name) => ({ f, name })),
       );
     expect(used.length).toBeGreaterThan(50);

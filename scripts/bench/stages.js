@@ -18,31 +18,58 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 async function build(dist) {
   const m = async (p) => import(join(dist, p));
   const { readDocuments, DEFAULT_READER } = await m('io/documents.js');
-  const scored = await m('passes/scored.js');
+  const scored = await m(existsSync(join(dist, 'passes/scored.js')) ? 'passes/scored.js' : 'pipeline/scored.js');
   const { randomSelector } = await m('select/random.js');
   // A name from the first of its modules that the build has (later builds moved some).
   const from = async (name, ...paths) => {
     for (const p of paths) if (existsSync(join(dist, p)) && (await m(p))[name]) return (await m(p))[name];
     throw new Error(`${dist} has no ${name} in ${paths.join(' or ')}`);
   };
-  const spillScores = await from('spillScores', 'passes/spill-pass.js', 'passes/passes.js');
-  const { emitKept } = await m('passes/passes.js');
-  const { exactCut } = await m('cut/exact.js');
-  const RunWriter = await from('RunWriter', 'passes/passes.js', 'pipeline/runs.js');
-  const emptyTally = await from('emptyTally', 'passes/keep-tally.js', 'pipeline/runs.js');
-  const { Sink } = await m('io/sink.js');
   const scorer = await randomSelector.load({ method: 'random', params: { seed: 0 }, state: {} }, { seed: 0 });
   const reader = { ...DEFAULT_READER };
   // A build without span scoring slices every sentence and scores the strings.
   const scoreDocs = (docs) => (scored.scoreDocBatches ? scored.scoreDocBatches(docs, scorer) : scored.scoreBatches(scored.splitBatches(docs), scorer));
+  const { exactCut } = await m('cut/exact.js');
+  const { ReadCounters } = await m('io/documents.js');
+  // Pass 1 and pass 2 as the build runs them: its one pass bodies (passes/score-pass.js,
+  // passes/emit-pass.js), or, in a build from before them, the stream's own loops.
+  const passes = existsSync(join(dist, 'passes/score-pass.js'))
+    ? await (async () => {
+        const { scorePass } = await m('passes/score-pass.js');
+        const { emitPass } = await m('passes/emit-pass.js');
+        const { SpilledSegments } = await m('passes/segment-sources.js');
+        const { RunWriter } = await m('passes/run-writer.js');
+        const { emptyTally } = await m('passes/keep-tally.js');
+        const { NO_SCORE_CHECKPOINTS, NO_EMIT_CHECKPOINTS } = await m('passes/hooks.js');
+        const hooks = { progress: () => {}, abortedBy: () => undefined };
+        const settings = { segment: 15, docContext: 15, tokenizer: undefined };
+        return {
+          pass1: (read, paths) => scorePass({ read: (counters) => read({ counters }), score: scoreDocs, method: 'random', settings, paths, hooks, checkpoints: NO_SCORE_CHECKPOINTS }),
+          pass2: (read, paths, cut, sink) => {
+            const counters = new ReadCounters();
+            const source = new SpilledSegments((triage) => read({ counters, triage }), { ...paths, indexed: true, segment: 15, id: 0, spillRecord: 0, indexOffset: 0, cut, fetchKept: undefined });
+            return emitPass({ source, writer: { kind: 'kept', cut }, out: new RunWriter(sink, reader), counters, tally: emptyTally(), docs: 0, consumed: 0, stop: () => false, hooks, checkpoints: NO_EMIT_CHECKPOINTS });
+          },
+        };
+      })()
+    : await (async () => {
+        const spillScores = await from('spillScores', 'pipeline/spill-pass.js', 'pipeline/passes.js');
+        const { emitKept, RunWriter } = await m('pipeline/passes.js');
+        const { emptyTally } = await m('pipeline/keep-tally.js');
+        return {
+          pass1: (read, paths) => spillScores(scoreDocs(read({})), 'random', 15, undefined, paths, () => {}),
+          pass2: (read, paths, cut, sink) => emitKept((triage) => read(triage ? { triage } : {}), { segment: 15, spillPath: paths.spill, docIndexPath: paths.docIndex, cut }, new RunWriter(sink, reader), emptyTally()),
+        };
+      })();
+  const { Sink } = await m('io/sink.js');
   const splitOnly = (docs) => scored.splitBatches(docs, 4096, false);
-  return { readDocuments, reader, scoreDocs, splitOnly, spillScores, emitKept, exactCut, RunWriter, emptyTally, Sink };
+  return { readDocuments, reader, scoreDocs, splitOnly, ...passes, exactCut, Sink };
 }
 
 function stages(b, corpus, work) {
-  const read = () => b.readDocuments([corpus], b.reader);
+  const read = (o = {}) => b.readDocuments([corpus], b.reader, o);
   const paths = { spill: join(work, 'spill'), docIndex: join(work, 'index') };
-  const pass1 = () => b.spillScores(b.scoreDocs(read()), 'random', 15, undefined, paths, () => {});
+  const pass1 = () => b.pass1(read, paths);
   return {
     'read + JSON.parse': async () => { for await (const _ of read()); },
     '+ split': async () => { for await (const _ of b.splitOnly(read())); },
@@ -53,7 +80,7 @@ function stages(b, corpus, work) {
       const cut = b.exactCut(sketch, [paths.spill], 0.2, 'sentences');
       const t = cpu();
       const sink = b.Sink.toFile(join(work, 'out.jsonl'));
-      await b.emitKept((triage) => b.readDocuments([corpus], b.reader, triage ? { triage } : {}), { segment: 15, spillPath: paths.spill, docIndexPath: paths.docIndex, cut }, new b.RunWriter(sink, b.reader), b.emptyTally());
+      await b.pass2(read, paths, cut, sink);
       await sink.close();
       return cpu() - t;
     },

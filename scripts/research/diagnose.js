@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { readSourceDocs } from '../../dist/eval/sources.js';
-import { segmentScores } from '../../dist/threads/segments.js';
+import { segmentScores } from '../../dist/threads/segment-scores.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';

@@ -4,7 +4,7 @@
 //
 // usage: node scripts/research/options-path.js [ENTRY...]
 //   ENTRY  a file under src/ (default: cli/filter.ts, then the library entries of a plain filter
-//          and of filter --run-dir, whichever files define runFilter and runFilterInDir)
+//          and of filter --run-dir, whichever files define runFilter and filterInDir)
 //
 // For an entry E and the writer W, the path is every file that E reaches by imports and that
 // reaches W by imports: the files a change to how options reach the writer may have to touch.
@@ -68,7 +68,7 @@ function pathOf(entry) {
   return { entry, files: on.length, returns: on.length ? arrows - (on.length - 1) : 0, folders, on, near: [...near].sort(), nearFolders };
 }
 
-const entries = process.argv.slice(2).length ? process.argv.slice(2) : ['cli/filter.ts', definer('runFilter'), definer('runFilterInDir')];
+const entries = process.argv.slice(2).length ? process.argv.slice(2) : ['cli/filter.ts', definer('runFilter'), definer('filterInDir')];
 console.log(`writer: ${writer}`);
 for (const e of entries) {
   const p = pathOf(e);

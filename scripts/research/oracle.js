@@ -10,7 +10,7 @@
 //   SUITE_DIR=corpora/suite-check reads another suite's specs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { segmentScores } from '../../dist/threads/segments.js';
+import { segmentScores } from '../../dist/threads/segment-scores.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 import { fitLogistic, CLASSIFIER_DEFAULTS } from '../../dist/select/classifier.js';
 import { NgramHasher } from '../../dist/text/fast-ngrams.js';

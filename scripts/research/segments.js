@@ -20,7 +20,7 @@ import { loadSpec, resolveSharedPath } from '../../dist/eval/spec.js';
 import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
-import { segmentScores } from '../../dist/threads/segments.js';
+import { segmentScores } from '../../dist/threads/segment-scores.js';
 import { keptSegments } from './segment-cut.js';
 import { fitModel } from '../../dist/model/fit.js';
 import { openScorer } from '../../dist/model/open.js';

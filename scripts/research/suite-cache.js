@@ -14,7 +14,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * with nothing to say it was stale.
  */
 const CODE_KEY = createHash('sha256')
-  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/threads/segments.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
+  .update(['dist/text/sentences.js', 'dist/eval/mix.js', 'dist/eval/sources.js', 'dist/threads/segment-scores.js', 'dist/io/sentences.js', 'dist/io/sample.js'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\0') + '\0segs carry doc')
   .digest('hex')
   .slice(0, 12);
 

@@ -48,7 +48,7 @@ import { buildMix } from '../../dist/eval/mix.js';
 import { readSourceDocs } from '../../dist/eval/sources.js';
 import { readSentences } from '../../dist/io/sentences.js';
 import { sampleSentences } from '../../dist/io/sample.js';
-import { segmentScores } from '../../dist/threads/segments.js';
+import { segmentScores } from '../../dist/threads/segment-scores.js';
 import { keptSegments, segmentScoresBy } from './segment-cut.js';
 import { Lsa } from '../../dist/select/lsa.js';
 import { groupText } from '../../dist/inspect/groups.js';

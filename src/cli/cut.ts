@@ -3,7 +3,7 @@ import { bool, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
 import { budgetShortfall, keepByCutFlag, keepByFrom, keepFlag, keepFrom } from './keep-by.js';
 import { writeFileAtomic } from '../io/atomic.js';
-import { cutStage } from '../run/shard-run.js';
+import { cutStage } from '../commands/cut.js';
 
 const spec: CommandSpec = {
   name: 'cut',

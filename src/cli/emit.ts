@@ -5,7 +5,7 @@ import type { Command } from './command.js';
 import { endProgress, progressFor } from './common.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
 import { shardAutoHelp, shardFrom, shardsFlag } from './shard-flag.js';
-import { emitStage } from '../run/shard-run.js';
+import { emitStage } from '../commands/emit.js';
 
 const spec: CommandSpec = {
   name: 'emit',

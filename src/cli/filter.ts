@@ -1,10 +1,8 @@
 import { TadpoleError } from '../core/errors.js';
-import { warnKeep, warnNearRandom } from './model-warnings.js';
-import { ownOutputInputs } from '../io/own-output.js';
 import { interruptExit, trapSignals } from '../core/signals.js';
 import { bool, num, numWithDefault, str, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
-import { workersFlag, workersFrom } from './workers.js';
+import { workersFlag } from './workers.js';
 import { budgetShortfall, keepByCutFlag, keepByFrom, keepFlag, keepFrom, tokenizerFlag } from './keep-by.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { embedderFlags, embedderOverridesFrom, endProgress, ERASE_LINE, inputsFrom, progressFor, readerFlags, readerOptionsFrom } from './common.js';
@@ -13,16 +11,8 @@ import type { KeepBy } from '../cut/exact.js';
 import { describeTaskShare } from '../cut/share-estimate.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { checkOutputCompression } from '../io/compressed-output.js';
-import { type InputKind, resolveInputs } from '../io/input-kind.js';
-import { STDIN } from '../io/input.js';
 import { Sink } from '../io/sink.js';
 import { describeHeldOut } from '../model/describe.js';
-import { readModel } from '../model/file.js';
-import { checkFilterOptions } from '../passes/checks.js';
-import type { OutFormat } from '../passes/out-format.js';
-import { runFilter } from '../commands/filter.js';
-import { fileSha256 } from '../passes/fingerprint.js';
-import type { FilterOptions } from '../passes/options.js';
 
 const spec: CommandSpec = {
   name: 'filter',
@@ -74,7 +64,6 @@ export const command: Command = {
   async run(args, io) {
     const modelPath = str(args, 'model');
     if (!modelPath) throw new TadpoleError('TADPOLE_USAGE', '--model FILE is required (create one with tadpole fit)');
-    const model = readModel(modelPath);
     const reader = readerOptionsFrom(args);
     // Before any sink exists: a folder or glob with nothing in it leaves no output file.
     const inputs = inputsFrom(args);
@@ -83,34 +72,13 @@ export const command: Command = {
     const quiet = bool(args, 'quiet');
     const verbose = bool(args, 'verbose');
     const progress = progressFor(io, quiet);
-    const threshold = num(args, 'threshold');
     const statsPath = str(args, 'stats');
-    const workDir = str(args, 'workDir');
-    const batch = num(args, 'batchSentences');
-    const overrides = embedderOverridesFrom(args, io);
     const runDir = str(args, 'runDir');
-    const segment = numWithDefault(args, 'segment');
-    const docContext = docContextFrom(args);
     const keepBy = keepByFrom(args, runDir);
     const keep = keepFrom(args, keepBy);
-    const tokenizer = str(args, 'tokenizer');
-    const weights = bool(args, 'weights');
     if (!runDir && bool(args, 'resume')) throw new TadpoleError('TADPOLE_USAGE', '--resume needs --run-dir DIR (the run to continue)');
-    if (runDir && (threshold !== undefined || weights || workDir)) {
-      throw new TadpoleError('TADPOLE_USAGE', '--run-dir works with the exact cut only: drop --threshold/--weights/--work-dir (the threshold mode is one streaming pass with nothing to resume)');
-    }
-    if (weights && str(args, 'outFormat') === 'text') throw new TadpoleError('TADPOLE_USAGE', '--weights writes every segment with its weight, as JSONL: drop --out-format text');
-    checkFilterOptions({ keep, segment, ...(docContext !== undefined ? { docContext } : {}), inputs });
-    // Each input's kind is decided here, once, and carried into the run (io/input-kind.ts).
-    const kinds = resolveInputs(inputs, reader.format);
-    // After the inputs: a missing input is said as such, not as a thread count that is too high.
-    const workers = workersFrom(args, kinds);
-    const outFormat = outFormatFor(str(args, 'outFormat') as 'text' | 'jsonl' | undefined, output, kinds);
     // Warnings go to stderr under -q too: they are about the model and the data, not progress.
     const warn = (line: string) => io.stderr.write(`tadpole: warning: ${line}\n`);
-    for (const input of ownOutputInputs(kinds)) warn(`${input} looks like tadpole's own output (its records have a "tadpole" field): did you forget -o before it?`);
-    warnNearRandom(model, io);
-    warnKeep(model, keep, threshold === undefined && !weights, warn);
     // A line said while a progress line is drawn replaces it; the next draw comes below.
     const lead = progress ? ERASE_LINE : '';
     const log = quiet ? undefined : (line: string) => io.stderr.write(`${lead}tadpole: ${line}\n`);
@@ -122,46 +90,48 @@ export const command: Command = {
     const trap = trapSignals('filter', runDir ? `checkpoint kept: rerun with --resume --run-dir ${runDir}` : 'no output written');
     let stats;
     try {
-      // One options object for every mode; the sink (and its temp file) exists only once every
-      // check above has passed, and any failure or interruption from here on removes it.
-      const options: FilterOptions = {
-        inputs: kinds,
+      // Loaded once the flags are read: the library's modules load in a second wave, so a
+      // process near its `ulimit -n` floor never holds the whole graph's files open at once.
+      const { runFilter } = await import('../commands/filter.js');
+      // The library normalises these once (commands/filter-options.ts): it resolves the inputs,
+      // applies the defaults, refuses what no mode can run, and makes the output file last.
+      stats = await runFilter({
+        inputs,
         reader,
-        model,
-        embedder: overrides,
+        model: modelPath,
+        embedder: embedderOverridesFrom(args, io),
         keep,
-        segment,
-        docContext,
         keepBy,
-        ...(tokenizer ? { tokenizer } : {}),
-        ...(threshold !== undefined ? { threshold } : {}),
-        ...(weights ? { weights: { C: numWithDefault(args, 'C'), alpha: numWithDefault(args, 'alpha') } } : {}),
-        outFormat,
+        segment: numWithDefault(args, 'segment'),
+        docContext: docContextFrom(args),
+        tokenizer: str(args, 'tokenizer'),
+        threshold: num(args, 'threshold'),
+        weights: bool(args, 'weights') ? { C: numWithDefault(args, 'C'), alpha: numWithDefault(args, 'alpha') } : undefined,
+        outFormat: str(args, 'outFormat') as 'text' | 'jsonl' | undefined,
         stdin: io.stdin,
-        ...(workDir ? { workDir } : {}),
-        ...(batch ? { batchSentences: batch } : {}),
-        workers,
-        ...rangeMinBytesFrom(str(args, 'inputRanges')),
-        ...(progress ? { progress } : {}),
-        ...(log ? { log } : {}),
+        workDir: str(args, 'workDir'),
+        batchSentences: num(args, 'batchSentences'),
+        workers: num(args, 'workers'),
+        rangeMinBytes: rangeMinBytesFrom(str(args, 'inputRanges')),
+        progress,
+        log,
         detail,
+        warn,
         signal: trap.signal,
-        ...(runDir
+        output: runDir ? undefined : output,
+        sink: runDir || output ? undefined : Sink.toStream(io.stdout),
+        runDir: runDir
           ? {
-              runDir: {
-                dir: runDir,
-                resume: bool(args, 'resume'),
-                modelSha256: fileSha256(modelPath),
-                ...(output ? { output } : {}),
-                stdout: io.stdout,
-                checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
-                args: ['filter', JSON.stringify(args.flags), ...args.positionals],
-                ...(io.env.TADPOLE_TEST_CRASH_AT ? { crashAt: io.env.TADPOLE_TEST_CRASH_AT } : {}),
-              },
+              dir: runDir,
+              resume: bool(args, 'resume'),
+              output,
+              stdout: io.stdout,
+              checkpointSeconds: numWithDefault(args, 'checkpointSeconds'),
+              args: ['filter', JSON.stringify(args.flags), ...args.positionals],
+              crashAt: io.env.TADPOLE_TEST_CRASH_AT,
             }
-          : { sink: output ? Sink.toFile(output) : Sink.toStream(io.stdout) }),
-      };
-      stats = await runFilter(options);
+          : undefined,
+      });
     } catch (err) {
       const code = interruptExit(err);
       if (code === undefined) throw err;
@@ -177,7 +147,7 @@ export const command: Command = {
     if (skipped) io.stderr.write(`tadpole: ${skipped}\n`);
     // The completed model is not written back to the model file: its measure is said here (and in --stats).
     if (!quiet && stats.completion && stats.heldOut) io.stderr.write(`tadpole: ${describeHeldOut(stats.heldOut)}\n`);
-    if (!quiet && (stats.taskShare || stats.taskShareNone)) io.stderr.write(`tadpole: ${describeTaskShare({ ...(stats.taskShare ? { share: stats.taskShare } : {}), ...(stats.taskShareNone ? { none: stats.taskShareNone } : {}) }, stats.completion ? 'the corpus' : "the model's general sample")}\n`);
+    if (!quiet && (stats.taskShare || stats.taskShareNone)) io.stderr.write(`tadpole: ${describeTaskShare({ share: stats.taskShare, none: stats.taskShareNone }, stats.completion ? 'the corpus' : "the model's general sample")}\n`);
     const short = budgetShortfall(keep, keepBy, stats);
     if (short) warn(short);
     if (!quiet && !stats.closedEarly) {
@@ -198,24 +168,9 @@ function keptShares(stats: { keepBy: KeepBy; sentences: { kept: number; total: n
     : `${pct(s)}% of the sentences (${s.kept}/${s.total}), ${b.kept}/${b.total} bytes (${pct(b)}%)${tokens}`;
 }
 
-/**
- * --out-format: given, or what the -o name says (.jsonl/.ndjson, .txt), or the input's own
- * format; inputs that mix plain text with records (JSONL, CSV, Parquet) are written as JSONL,
- * the one format that holds both.
- */
-export function outFormatFor(given: 'text' | 'jsonl' | undefined, output: string | undefined, inputs: readonly InputKind[]): OutFormat {
-  if (given) return given;
-  const name = output?.replace(/\.(gz|zst|zstd)$/i, '') ?? '';
-  if (/\.(jsonl|ndjson)$/i.test(name)) return 'jsonl';
-  if (/\.(txt|text)$/i.test(name)) return 'text';
-  // A format judged only as the bytes stream (a compressed file under an unhelpful name) is not known yet.
-  const kinds = new Set(inputs.filter((k) => k.input !== STDIN && !k.formatFromStream).map((k) => (k.format === 'text' ? 'text' : 'record')));
-  return kinds.size > 1 ? 'jsonl' : 'input';
-}
-
 /** --input-ranges: auto keeps runFilter's default threshold. */
-function rangeMinBytesFrom(when: string | undefined): { rangeMinBytes?: number } {
-  if (when === 'on') return { rangeMinBytes: 0 };
-  if (when === 'off') return { rangeMinBytes: Infinity };
-  return {};
+function rangeMinBytesFrom(when: string | undefined): number | undefined {
+  if (when === 'on') return 0;
+  if (when === 'off') return Infinity;
+  return undefined;
 }

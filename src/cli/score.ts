@@ -1,7 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
 import { tokenizerFlag } from './keep-by.js';
-import { workersFlag, workersFrom } from './workers.js';
-import { resolveInputs } from '../io/input-kind.js';
+import { workersFlag } from './workers.js';
 import { docContextFlag, docContextFrom } from './doc-context.js';
 import { bool, num, numWithDefault, str, strWithDefault, type CommandSpec } from './args.js';
 import type { Command } from './command.js';
@@ -69,8 +68,7 @@ export const command: Command = {
         inputs,
         reader,
         embedder: embedderOverridesFrom(args, io),
-        // Every input stat'ed and sniffed first: a missing one is said before any thread starts.
-        workers: workersFrom(args, resolveInputs(inputs, reader.format)),
+        workers: num(args, 'workers'),
         segment: numWithDefault(args, 'segment'),
         docContext: docContextFrom(args),
         stdin: io.stdin,

@@ -10,7 +10,7 @@ import { readSentences } from '../io/sentences.js';
 import { Sink } from '../io/sink.js';
 import { writeModel } from '../model/file.js';
 import { fitModel } from '../model/fit.js';
-import type { FilterStats } from '../passes/options.js';
+import type { FilterStats } from '../passes/stats.js';
 import { runFilter } from './filter.js';
 
 /** The built-in corpus's sources, in the order the demo's table prints them; bio is the task's domain. */
@@ -104,7 +104,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     segment: 15,
     keepBy: 'bytes',
     sink: Sink.toFile(keptPath),
-    ...(o.progress ? { progress: o.progress.line } : {}),
+    progress: o.progress?.line,
   });
   o.progress?.end();
   const statsFile = join(dir, 'stats.json');

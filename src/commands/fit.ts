@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
+import { defined } from '../core/defined.js';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
@@ -13,7 +14,7 @@ import { checkAvoid, fitModel } from '../model/fit.js';
 import { avoidShareOf, avoidTarget } from '../select/avoid.js';
 import { checkMethodOptions, resolveMethod } from '../select/registry.js';
 import { chooseOnThread, measuresAside } from '../threads/choice-thread.js';
-import { fitOffThread, plainData, startFitter, type Fitter } from '../threads/complete.js';
+import { fitOffThread, plainData, startFitter, type Fitter } from '../threads/corpus-completion.js';
 import { throwIfAborted } from '../core/interrupt.js';
 import type { EmbedderSpec as Spec } from '../embed/factory.js';
 import { workersFor } from '../threads/pool.js';
@@ -108,7 +109,7 @@ export async function fitModelFile(o: FitModelFileOptions): Promise<FitModelFile
 
 async function readAndFit(o: FitModelFileOptions, method: string, options: Record<string, unknown>, avoidFiles: string[], defers: boolean, fitter: Fitter | undefined): Promise<FitModelFileResult> {
   const { reader, seed, log, taskFiles, generalFiles } = o;
-  const ro = o.stdin ? { stdin: o.stdin } : {};
+  const ro = { stdin: o.stdin };
   // The fit's own steps only when verbose; its warnings always.
   const phase: { fitting?: PhaseProgress } = {};
   const detail = (line: string): void => {
@@ -128,13 +129,12 @@ async function readAndFit(o: FitModelFileOptions, method: string, options: Recor
   const avoid = avoidFiles.length ? await readSentences(avoidFiles, { ...reader, limit: avoidCap, seed }, ro) : undefined;
   if (avoid && avoid.length === 0) throw new TadpoleError('TADPOLE_INPUT', `the --avoid files hold no sentences: check ${avoidFiles.join(', ')} and --format/--text-field`);
   if (avoid && avoid.length === avoidCap) log(`--avoid: a seeded ${avoidCap} of its sentences (as many as the fit can weigh: avoidShare x --general-sample)`);
-  const withAvoid = avoid ? { avoid, avoidFiles } : {};
   // Explained once the fit is written, from the options it ran with.
-  const done = (general: number): Omit<FitModelFileResult, 'deferred'> => ({ method, options, output: o.output, task: task.length, general, ...(avoid ? { avoid: avoid.length } : {}), explanation: explainFit(method, options) });
+  const done = (general: number): Omit<FitModelFileResult, 'deferred'> => ({ method, options, output: o.output, task: task.length, general, ...defined({ avoid: avoid?.length }), explanation: explainFit(method, options) });
   if (defers) {
     // No general sample: the corpus being filtered will be the background (model/complete.ts).
     // Its options are tried now, so a bad one fails the fit and not the nightly filter.
-    const asked = { method, task, ...(o.embedder ? { embedder: o.embedder } : {}), seed, options, ...withAvoid };
+    const asked = { method, task, embedder: o.embedder, seed, options, avoid, avoidFiles };
     await checkDeferredOptions({ ...asked, log });
     writeModel(o.output, deferFit({ ...asked, taskFiles, sampleSize }));
     return { ...done(0), deferred: { sampleSize, largerUnderKeep: SAMPLE_FULL_KEEP } };
@@ -158,19 +158,20 @@ async function readAndFit(o: FitModelFileOptions, method: string, options: Recor
     method,
     task,
     general,
-    ...(generalGroups ? { generalGroups } : {}),
-    ...(o.embedder ? { embedder: o.embedder } : {}),
+    generalGroups,
+    embedder: o.embedder,
     seed,
     options,
     taskFiles,
     generalFiles,
-    ...withAvoid,
+    avoid,
+    avoidFiles,
   };
   // The held-out measure does not hold up the self-training when another core is free.
   const aside = measuresAside(o.workers === undefined ? availableParallelism() : workersFor(o.workers, undefined));
   const fitted = fitter && o.signal
-    ? fitOffThread(fitter, { fit: { ...asked, ...(o.embedder ? { embedder: plainData(o.embedder) as Spec } : {}), ...(aside ? { measureAside: true } : {}) } }, detail, o.signal)
-    : fitModel({ ...asked, log: detail, ...(aside ? { chooseAside: chooseOnThread } : {}) });
+    ? fitOffThread(fitter, { fit: { ...asked, embedder: o.embedder ? (plainData(o.embedder) as Spec) : undefined, measureAside: aside } }, detail, o.signal)
+    : fitModel({ ...asked, log: detail, chooseAside: aside ? chooseOnThread : undefined });
   const model = await fitted.finally(() => {
     phase.fitting?.stop();
     o.progress?.end();

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { defined } from '../core/defined.js';
 import { TadpoleError } from '../core/errors.js';
 import { groupText, type TextGroup } from '../inspect/groups.js';
 import { rarer, taskWords } from '../inspect/task-words.js';
@@ -51,15 +52,15 @@ export interface InspectResult {
 
 /** What `tadpole inspect` does: a seeded sample of the text in pieces, grouped by their words, each group placed against the task. */
 export async function inspectText(opts: InspectOptions): Promise<InspectResult> {
-  const ro = opts.stdin ? { stdin: opts.stdin } : {};
+  const ro = { stdin: opts.stdin };
   const sample = await sampleSentencesOn(1, opts.inputs, opts.reader, { size: opts.sample, seed: opts.seed }, ro);
   if (sample.sentences.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in ${opts.inputs.join(', ')}: nothing to group`);
   const taskFiles = opts.taskFiles ?? [];
   const task = taskFiles.length ? await readSentences(taskFiles, { ...opts.reader, limit: TASK_SENTENCES, seed: opts.seed }, ro) : undefined;
   if (task && task.length === 0) throw new TadpoleError('TADPOLE_INPUT', `no sentences in --task ${taskFiles.join(', ')}`);
   const words = task ? taskWords(task, opts.seed) : undefined;
-  const found = groupText(sample.sentences, sample.groups, { groups: opts.groups, seed: opts.seed, examples: opts.examples, ...(task && words ? { reference: task, taskWords: words } : {}) });
-  const groups: InspectedGroup[] = found.map((g) => ({ ...g, examples: g.examples.map(oneLine), ...(words ? { rarer: Number.isFinite(g.surprise) ? rarer(g.surprise as number, words) : null } : {}) }));
+  const found = groupText(sample.sentences, sample.groups, { groups: opts.groups, seed: opts.seed, examples: opts.examples, reference: task, taskWords: words });
+  const groups: InspectedGroup[] = found.map((g) => ({ ...g, examples: g.examples.map(oneLine), ...defined({ rarer: words && (Number.isFinite(g.surprise) ? rarer(g.surprise as number, words) : null) }) }));
 
   const files: string[] = [];
   const removed: string[] = [];
@@ -77,7 +78,7 @@ export async function inspectText(opts: InspectOptions): Promise<InspectResult> 
       files.push(file);
     }
   }
-  return { groups, sentences: sample.sentences.length, sampler: sample.sampler, ...(task ? { taskSentences: task.length } : {}), files, removed };
+  return { groups, sentences: sample.sentences.length, sampler: sample.sampler, ...defined({ taskSentences: task?.length }), files, removed };
 }
 
 /** A sentence on one line, its runs of whitespace one space. */

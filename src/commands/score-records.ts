@@ -1,25 +1,27 @@
 import type { Readable } from 'node:stream';
 import type { EmbedderSpec } from '../embed/factory.js';
-import { ReadCounters, readDocuments, type ReaderOptions } from '../io/documents.js';
+import { ReadCounters, readKinds, type ReaderOptions } from '../io/documents.js';
+import type { InputKind } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
 import type { ModelFile } from '../model/file.js';
-import { completeFromCorpus } from '../threads/complete.js';
+import { completeFromKinds } from '../threads/corpus-completion.js';
 import { prepareOnFiles } from '../passes/scored.js';
 import { openScoring, scoreDocuments } from '../threads/scoring.js';
 import { segmentsOf } from '../passes/segment-records.js';
 
 export interface ScoreRecordsOptions {
-  inputs: string[];
+  /** Resolved once by the entry (scoreCorpus). */
+  inputs: readonly InputKind[];
   reader: ReaderOptions;
   model: ModelFile;
   embedder: Partial<EmbedderSpec>;
   workers: number;
   /** A record per segment of `size` sentences (its score leaning on its document's by `docContext`) instead of per sentence. */
-  segments?: { size: number; docContext: number };
+  segments?: { size: number; docContext: number } | undefined;
   /** Each record carries its text. */
   withText: boolean;
-  stdin?: Readable;
-  log?: (line: string) => void;
+  stdin?: Readable | undefined;
+  log?: ((line: string) => void) | undefined;
   /** Where the records go: opened once the model is complete and the scorer open, so a refusal leaves no output file. */
   sink: () => Sink;
 }
@@ -30,13 +32,13 @@ export interface ScoreRecordsOptions {
  * from the inputs first. Returns the reader's counts and whether the output was closed early.
  */
 export async function writeScoreRecords(o: ScoreRecordsOptions): Promise<{ reader: Record<string, number>; closedEarly: boolean }> {
-  const { model: ready } = await completeFromCorpus(o.model, o.inputs, o.reader, { embedder: o.embedder, workers: o.workers, ...(o.log ? { log: o.log } : {}) });
+  const { model: ready } = await completeFromKinds(o.model, o.inputs, o.reader, { embedder: o.embedder, workers: o.workers, log: o.log });
   const scorer = await openScoring(ready, o.embedder, o.workers);
   const sink = o.sink();
   const counters = new ReadCounters();
   try {
     await prepareOnFiles(scorer, o.inputs, o.reader);
-    const docs = readDocuments(o.inputs, o.reader, { ...(o.stdin ? { stdin: o.stdin } : {}), counters });
+    const docs = readKinds(o.inputs, o.reader, { stdin: o.stdin, counters });
     let nextId = 0;
     for await (const b of scoreDocuments(docs, scorer)) {
       if (o.segments) {

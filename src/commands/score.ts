@@ -7,10 +7,20 @@ import { refuseReadOnce } from '../io/input-kind.js';
 import { Sink } from '../io/sink.js';
 import { needsCompletion } from '../model/complete.js';
 import { readModel } from '../model/file.js';
-import { writeScoreRecords } from './score-records.js';
+import type { ModelFile } from '../model/file.js';
+import { DEFAULT_KEEP_BY } from '../cut/exact.js';
+import { tokenCounter } from '../cut/tokens.js';
+import { resolveInputs, type InputKind } from '../io/input-kind.js';
+import { workersFor } from '../threads/pool.js';
+import { drivePasses } from '../passes/drive.js';
 import { fileSha256 } from '../passes/fingerprint.js';
-import type { ShardId, ShardSummary } from '../run/layout.js';
-import { scoreStage } from '../run/shard-run.js';
+import { planShard } from '../passes/plan.js';
+import { DEFAULT_BATCH_SENTENCES } from '../passes/scored.js';
+import { readShardSummary, type ShardId, type ShardSummary } from '../run/layout.js';
+import { completeInRunDir, docContextIdentity, identityFor, openRun, tokenizerIdentity } from '../run/run-dir.js';
+import { ShardPlace, withShardLock } from '../run/shard-place.js';
+import { openScoring } from '../threads/scoring.js';
+import { writeScoreRecords } from './score-records.js';
 
 /** Shard mode: pass 1 of one shard into a run directory (spill, sketch, stats, done marker) instead of records. */
 export interface ScoreShardSettings {
@@ -34,7 +44,8 @@ export interface ScoreCorpusOptions {
   inputs: string[];
   reader: ReaderOptions;
   embedder: Partial<EmbedderSpec>;
-  workers: number;
+  /** Scoring threads; default: by input size (threads/pool.ts). */
+  workers?: number | undefined;
   /** Sentences per segment, and how much a segment's score leans on its document's. */
   segment: number;
   docContext: number;
@@ -60,36 +71,11 @@ export type ScoreCorpusResult =
  * --general is completed from the inputs, which must then be read twice (no pipe, no stdin).
  */
 export async function scoreCorpus(o: ScoreCorpusOptions): Promise<ScoreCorpusResult> {
+  // Every input's kind decided here, once; a missing input is said before any thread starts.
+  const kinds = resolveInputs(o.inputs, o.reader.format);
+  const workers = workersFor(o.workers, kinds);
   const model = readModel(o.model);
-  const log = o.log ? { log: o.log } : {};
-  const stdin = o.stdin ? { stdin: o.stdin } : {};
-  if (o.runDir) {
-    const r = o.runDir;
-    refuseReadOnce(o.inputs, 'score --run-dir');
-    const s = await scoreStage({
-      runDir: r.dir,
-      resume: r.resume,
-      id: r.shard,
-      inputs: o.inputs,
-      reader: o.reader,
-      model,
-      modelSha256: fileSha256(o.model),
-      embedder: o.embedder,
-      segment: o.segment,
-      docContext: o.docContext,
-      ...stdin,
-      ...(r.batchSentences ? { batchSentences: r.batchSentences } : {}),
-      ...(r.tokenizer ? { tokenizer: r.tokenizer } : {}),
-      workers: o.workers,
-      checkpointSeconds: r.checkpointSeconds,
-      ...(r.signal ? { signal: r.signal } : {}),
-      ...(r.progress ? { progress: r.progress } : {}),
-      ...log,
-      args: r.args,
-      ...(r.crashAt ? { crashAt: r.crashAt } : {}),
-    });
-    return { mode: 'shard', ...s };
-  }
+  if (o.runDir) return { mode: 'shard', ...(await scoreShardOf(o, o.runDir, model, kinds, workers)) };
   if (needsCompletion(model) && o.inputs.includes(STDIN)) {
     throw new TadpoleError('TADPOLE_USAGE', 'this model was fitted without --general and is completed from the corpus, which score cannot read twice from stdin: give files, or refit with --general FILE');
   }
@@ -97,15 +83,15 @@ export async function scoreCorpus(o: ScoreCorpusOptions): Promise<ScoreCorpusRes
   const output = o.output;
   const stdout = o.stdout;
   const done = await writeScoreRecords({
-    inputs: o.inputs,
+    inputs: kinds,
     reader: o.reader,
     model,
     embedder: o.embedder,
-    workers: o.workers,
-    ...(o.segments ? { segments: { size: o.segment, docContext: o.docContext } } : {}),
+    workers,
+    segments: o.segments ? { size: o.segment, docContext: o.docContext } : undefined,
     withText: o.withText ?? true,
-    ...stdin,
-    ...log,
+    stdin: o.stdin,
+    log: o.log,
     sink: () => {
       if (output) return Sink.toFile(output);
       if (!stdout) throw new TadpoleError('TADPOLE_USAGE', 'scoreCorpus: records need an output file or a stdout stream');
@@ -113,4 +99,39 @@ export async function scoreCorpus(o: ScoreCorpusOptions): Promise<ScoreCorpusRes
     },
   });
   return { mode: 'records', ...done };
+}
+
+/**
+ * `score --run-dir DIR --shard i/n`: pass 1 of one shard (all shards of a run must use the
+ * same inputs, model and settings). Every shard samples the whole input set for a model's
+ * completion, so all draw (and claim) the same one.
+ */
+async function scoreShardOf(o: ScoreCorpusOptions, r: ScoreShardSettings, model: ModelFile, kinds: readonly InputKind[], workers: number): Promise<ShardSummary> {
+  const id = r.shard;
+  refuseReadOnce(o.inputs, 'score --run-dir');
+  if (id.of > 1 && o.inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', 'stdin cannot be split into shards: give files (or use --shard 0/1)');
+  // Loaded now (and kept for pass 1): a damaged file stops the shard before it reads anything.
+  if (r.tokenizer) tokenCounter(r.tokenizer);
+  const modelSha256 = fileSha256(o.model);
+  return withShardLock(r.dir, id, async () => {
+    const identity = identityFor({ kind: 'shards', inputs: o.inputs, reader: o.reader, segment: o.segment, ...docContextIdentity(o.docContext), modelSha256, of: id.of, ...tokenizerIdentity(r.tokenizer) });
+    const run = openRun(r.dir, identity, { resume: r.resume, args: r.args, requireResume: false });
+    // The unit its cut counts unless told: kept with the run, so a later default never changes it.
+    if (run.created) run.ledger.setMeta({ keepBy: DEFAULT_KEEP_BY });
+    try {
+      const plan = planShard(kinds, run.fingerprints, o.reader, id.shard, id.of);
+      const open = async () => {
+        const completion = await completeInRunDir(model, kinds, o.reader, r.dir, run.ledger, { workers, embedder: o.embedder, log: o.log, progress: r.progress });
+        return { scorer: await openScoring(completion.model, o.embedder, workers), own: true };
+      };
+      const shard = { runDir: r.dir, id, ledger: run.ledger, reader: o.reader, resume: r.resume, checkpointSeconds: r.checkpointSeconds, signal: r.signal, progress: r.progress, crashAt: r.crashAt };
+      const settings = { segment: o.segment, docContext: o.docContext, tokenizer: r.tokenizer, batchSentences: r.batchSentences ?? DEFAULT_BATCH_SENTENCES, stdin: o.stdin };
+      await drivePasses(new ShardPlace(shard, { whole: false, score: { inputs: kinds, plan, settings, open }, emit: undefined }), { stages: ['score'], keep: { share: 0, by: DEFAULT_KEEP_BY }, writes: { kind: 'kept' }, recorded: undefined, threshold: undefined, progress: r.progress });
+      const summary = readShardSummary(r.dir, id);
+      if (!summary) throw new TadpoleError('TADPOLE_INTERNAL', `shard ${id.shard}/${id.of} was scored but left no summary`);
+      return summary;
+    } finally {
+      run.ledger.close();
+    }
+  });
 }

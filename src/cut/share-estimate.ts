@@ -292,7 +292,7 @@ const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 2 : 1)}%`;
  * there is no estimate. `of`: what the sample was drawn from (the corpus filtered, for a model
  * completed from it; else the general sample given to fit).
  */
-export function describeTaskShare(r: { share?: TaskShare; none?: string; segments?: number }, of = 'the corpus'): string {
+export function describeTaskShare(r: { share?: TaskShare | undefined; none?: string | undefined; segments?: number | undefined }, of = 'the corpus'): string {
   const from = r.segments !== undefined ? `${r.segments} sample segments` : 'a sample of it';
   if (r.share?.estimate !== undefined) return `about ${pct(r.share.estimate)} of ${of}'s sentences look like the task (range ${pct(r.share.low)}-${pct(r.share.high)}), read from ${from}; it does not follow --keep`;
   if (r.share) return `${bounds(r.share)} of ${of}'s sentences look like the task, read from ${from}; no closer estimate: ${r.none ?? 'the scores cannot tell'}`;

@@ -5,7 +5,7 @@ import { sampleSentences } from '../io/sample.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { optionsWithKeep } from '../model/complete.js';
 import { fitModel } from '../model/fit.js';
-import { segmentScores } from '../threads/segments.js';
+import { segmentScores } from '../threads/segment-scores.js';
 import { segmentBounds } from '../segment/segments.js';
 import { openScoring, type Scoring } from '../threads/scoring.js';
 import { taskShareOf, type TaskShareReading } from '../cut/share-estimate.js';

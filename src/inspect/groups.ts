@@ -22,13 +22,13 @@ export interface GroupOptions {
   /** Per-sentence scores (lower: more task-like), e.g. a model's: each group gets their mean. */
   scores?: ArrayLike<number>;
   /** Sentences to place among the groups (the task): each group gets the share nearest it. */
-  reference?: readonly string[];
+  reference?: readonly string[] | undefined;
   /**
    * The task's words (task-words.ts): the pieces unlike the task are grouped apart from the
    * rest (half the groups go to them, so a kind of text that is 2% of the whole is not merged
    * into a large task-like group), and the groups come least task-like first.
    */
-  taskWords?: TaskWords;
+  taskWords?: TaskWords | undefined;
   /**
    * With taskWords: groups for the task-like pieces (default half of `groups`, rounded down),
    * the rest for the unlike ones. One task-like group hides what the kept bulk holds besides

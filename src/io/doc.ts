@@ -110,35 +110,35 @@ export class ReadCounters {
 }
 
 export interface ReadOptions {
-  stdin?: Readable;
-  spool?: WriteStream;
-  counters?: ReadCounters;
+  stdin?: Readable | undefined;
+  spool?: WriteStream | undefined;
+  counters?: ReadCounters | undefined;
   /** Documents per yielded batch (by count); batches also end at ~1 MB of text. */
-  batchDocs?: number;
+  batchDocs?: number | undefined;
   /**
    * Per-input byte ranges (shards, resume); documents are those that START inside the range.
    * Offsets are in decompressed bytes: plain files seek, gzip files and stdin are read from
    * the start and the bytes before `start` dropped. `start` must be a document boundary.
    */
-  ranges?: Map<number, ByteRange>;
+  ranges?: Map<number, ByteRange> | undefined;
   /** First document ordinal (shards continue the global numbering). */
-  firstOrdinal?: number;
+  firstOrdinal?: number | undefined;
   /** Only these input indexes are read (shards spread many files). */
-  only?: Set<number>;
+  only?: Set<number> | undefined;
   /** Attach the counters after each document to it (Doc.counts), for checkpoints. */
-  trackCounts?: boolean;
+  trackCounts?: boolean | undefined;
   /**
    * Asked for every document of text and JSONL inputs, in input order, before it is decoded
    * (Parquet documents are always decoded). Filter's pass 2 skims the documents with
    * nothing kept: UTF-8 decoding and JSON.parse were most of its reading time. A skimmed or
    * dropped document is not checked (UTF-8, JSON, text field): the caller vouches for it.
    */
-  triage?: Triage;
+  triage?: Triage | undefined;
   /**
    * Remote objects of plain text or JSONL: fetch only these spans, not every byte (filter's
    * pass 2, src/passes/kept-spans.ts). The documents between spans are yielded skimmed.
    */
-  spans?: SpanPlan;
+  spans?: SpanPlan | undefined;
   /** Decoded bytes of every input read are added here (the sampler tells compressed text from plain by it). */
-  decoded?: { bytes: number };
+  decoded?: { bytes: number } | undefined;
 }

@@ -5,7 +5,7 @@ import type { InputKind } from './input-kind.js';
 
 /**
  * The JSONL inputs whose first record carries the "tadpole" field every kept JSONL record
- * gets (passes/passes.ts): tadpole's own output, most often an earlier run's whose -o was
+ * gets (passes/run-writer.ts): tadpole's own output, most often an earlier run's whose -o was
  * forgotten, which a run would read, sample and cut with the corpus.
  */
 export function ownOutputInputs(kinds: readonly InputKind[]): string[] {

@@ -46,7 +46,7 @@ export interface SampleOptions {
   /** Below this many bytes in all, one reservoir pass is as cheap as seeking: read it all. */
   seekMinBytes?: number;
   /** Where a reservoir pass splits documents (default: this thread; the sample is the same). */
-  split?: DocSplitter;
+  split?: DocSplitter | undefined;
 }
 
 export type SamplerKind = 'seek' | 'reservoir';

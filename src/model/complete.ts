@@ -127,15 +127,15 @@ export function sampleSizeFor(asked: number, keep: number | undefined): number {
 
 export interface CompleteOptions {
   /** Filter-time embedder overrides (model folder, device, batch size). */
-  embedder?: Partial<EmbedderSpec>;
+  embedder?: Partial<EmbedderSpec> | undefined;
   /**
    * The share the filter keeps: the default's self-training moves a quarter of it per round
    * (select/self-training.ts), unless the fit named `keep` or `expand` itself.
    */
-  keep?: number;
-  log?: (line: string) => void;
+  keep?: number | undefined;
+  log?: ((line: string) => void) | undefined;
   /** The default's held-out measure, run on another thread while the self-training goes on. */
-  chooseAside?: ChooseAside;
+  chooseAside?: ChooseAside | undefined;
 }
 
 /**

@@ -29,7 +29,7 @@ export interface ModelSummary {
   counts: ModelFile['counts'];
   embedder: string | null;
   sample?: { fingerprint: string; sentences: number; sampler: string; bytesRead: number };
-  sampleSize?: number;
+  sampleSize?: number | undefined;
   choice?: ReturnType<typeof autoChoiceOf>;
   selfTraining?: SelfTrainingRecord;
   functionWords?: FunctionWordFigures;

@@ -12,20 +12,20 @@ export interface FitOptions {
   task: string[];
   general: string[];
   /** The general sample's segments (FitContext.generalGroups). */
-  generalGroups?: Uint32Array;
-  embedder?: EmbedderSpec;
+  generalGroups?: Uint32Array | undefined;
+  embedder?: EmbedderSpec | undefined;
   seed: number;
   options: Record<string, unknown>;
-  taskFiles?: string[];
-  generalFiles?: string[];
+  taskFiles?: string[] | undefined;
+  generalFiles?: string[] | undefined;
   /** Sentences not to keep (FitContext.avoid): the default's fit only. */
-  avoid?: string[];
-  avoidFiles?: string[];
-  log?: (line: string) => void;
+  avoid?: string[] | undefined;
+  avoidFiles?: string[] | undefined;
+  log?: ((line: string) => void) | undefined;
   /** The default's held-out measure, run on another thread (FitContext.chooseAside). */
-  chooseAside?: ChooseAside;
+  chooseAside?: ChooseAside | undefined;
   /** Options the fit never read (unread-options.ts); without it, they are a warning on log. */
-  onUnreadOptions?: (keys: string[]) => void;
+  onUnreadOptions?: ((keys: string[]) => void) | undefined;
 }
 
 /** Does this fit self-train by segments (contrast, the default, also under its older spellings)? */

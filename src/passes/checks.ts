@@ -10,7 +10,7 @@ export function checkKeep(keep: number): void {
 }
 
 /** What every filter run (in-process, run directory) checks before it reads anything. */
-export function checkFilterOptions(opts: { keep: number; keepBy?: KeepBy; tokenizer?: string; threshold?: number; weights?: unknown; segment: number; docContext?: number; inputs: readonly InputRef[] }): void {
+export function checkFilterOptions(opts: { keep: number; keepBy?: KeepBy | undefined; tokenizer?: string | undefined; threshold?: number | undefined; weights?: unknown; segment: number; docContext?: number | undefined; inputs: readonly InputRef[] }): void {
   checkKeep(opts.keep);
   const cuts = opts.threshold === undefined && !opts.weights;
   if (opts.tokenizer && !cuts) throw new TadpoleError('TADPOLE_USAGE', '--tokenizer counts tokens for the cut: drop it with --threshold or --weights');

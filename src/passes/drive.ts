@@ -1,5 +1,5 @@
-import { TadpoleError } from '../core/errors.js';
 import type { Cut, KeepBy } from '../cut/exact.js';
+import type { Pass2Writer } from './emit-pass.js';
 import { cutLine } from './progress.js';
 import type { KeepTally } from './keep-tally.js';
 
@@ -11,96 +11,92 @@ export interface Scored {
   reader: Record<string, number>;
 }
 
+/** What pass 2 wrote; `scored`: what it scored as it read (a cut known before the run). */
+export interface Emitted {
+  tally: KeepTally;
+  scored?: Scored;
+}
+
 /** The three steps of a cut-mode run; the score, cut and emit commands each drive one. */
 export type Stage = 'score' | 'cut' | 'emit';
 
 /**
  * Where the two passes run (one stream, input ranges on the pool's threads, a shard of a
  * run directory) and where their state lives (a work dir, a run directory and its ledger).
- * A place knows how to score, cut and emit there; drivePasses alone decides what follows what.
+ * A place runs the pass bodies (score-pass.ts, emit-pass.ts) there; drivePasses alone
+ * decides what follows what.
  */
 export interface PassPlace<C extends Cut = Cut> {
   /** Pass 1: every sentence scored, one spill record per segment. Undefined: this call scored nothing (a run directory already scored). */
   score(): Promise<Scored | undefined>;
-  /** Between the passes, before the cut: refuses inputs that changed during pass 1. */
-  betweenPasses?(): void;
+  /** Before pass 2 reads the inputs again: refuses inputs that changed since pass 1 read them. */
+  betweenPasses(): void;
   /** The exact cut over what pass 1 left. */
   cut(keep: number, keepBy: KeepBy): C;
-  /** The cut an earlier call recorded, for an emit driven alone. */
-  recordedCut?(): C;
-  /** Pass 2 under `cut`: every kept run written. */
-  emit(cut: C): Promise<KeepTally>;
-  /** --weights: pass 2 writes every segment with its weight instead of cutting (one stream only). */
-  weigh?(scored: Scored): Promise<KeepTally>;
-  /** --threshold: a cut known before the run, so one pass scores and writes (one stream only). */
-  stream?(cut: Pick<Cut, 'threshold' | 'tieId'>): Promise<{ scored: Scored; tally: KeepTally }>;
+  /** Pass 2 through `writer`: from pass 1's spill, or (`scoring`) scoring as it reads, with no pass 1 (a --threshold). */
+  emit(writer: Pass2Writer, from: 'spill' | 'scoring'): Promise<Emitted>;
 }
 
-export interface DriveOptions {
-  /** The share to keep and its unit: needed when the cut step runs. */
-  keep?: { share: number; by: KeepBy };
-  /** --weights: no cut; pass 2 weighs every segment (PassPlace.weigh). */
-  weights?: boolean;
-  /** --threshold: no cut and no second pass; segments scoring at most this are kept as they are scored (PassPlace.stream). */
-  threshold?: number;
-  /** Only these steps, in the order above; default all three. */
-  stages?: readonly Stage[];
-  progress?: (line: string) => void;
+/** What a drive writes in pass 2: the kept runs under the cut, or every segment weighed (--weights). */
+export type Writes = { kind: 'kept' } | { kind: 'weights'; C: number; alpha: number };
+
+export interface Drive<C extends Cut> {
+  /** Only these steps, in the order above. */
+  stages: readonly Stage[];
+  /** The share to keep and its unit: read by the cut step. */
+  keep: { share: number; by: KeepBy };
+  writes: Writes;
+  /** A cut recorded by an earlier `cut` step: an emit driven alone. */
+  recorded: C | undefined;
+  /** --threshold: the cut is known before the run, so there is no pass 1: one pass scores and writes. */
+  threshold: number | undefined;
+  progress: ((line: string) => void) | undefined;
 }
 
 export interface Driven<C extends Cut> {
-  scored?: Scored;
-  cut?: C;
-  tally?: KeepTally;
+  scored: Scored | undefined;
+  cut: C | undefined;
+  tally: KeepTally | undefined;
   seconds: { pass1: number; cut: number; pass2: number };
 }
 
 /**
  * The one driver of a run: pass 1 (score and spill), the exact cut, pass 2 (emit), at
- * `place`; or, with --weights, pass 2 weighing every segment; or, with --threshold, one
- * pass that keeps as it scores. Filter (one stream or input ranges), filter --run-dir, the
- * score, cut and emit commands and the library all come through here.
+ * `place`; with --weights, pass 2 weighs every segment instead of cutting; with a cut known
+ * before the run, only what it needs. Filter (one stream or input ranges), filter
+ * --run-dir, the score, cut and emit commands and the library all come through here.
  */
-export async function drivePasses<C extends Cut>(place: PassPlace<C>, o: DriveOptions): Promise<Driven<C>> {
-  const does = (s: Stage) => !o.stages || o.stages.includes(s);
+export async function drivePasses<C extends Cut>(place: PassPlace<C>, d: Drive<C>): Promise<Driven<C>> {
+  const does = (s: Stage) => d.stages.includes(s);
   const seconds = { pass1: 0, cut: 0, pass2: 0 };
-  const out: Driven<C> = { seconds };
+  let scored: Scored | undefined;
+  const streams = d.threshold !== undefined;
+  let cut = d.recorded;
+  let tally: KeepTally | undefined;
   const t1 = performance.now();
-  if (o.threshold !== undefined) {
-    if (!place.stream) throw new TadpoleError('TADPOLE_INTERNAL', '--threshold streams from one stream only');
-    const r = await place.stream({ threshold: o.threshold, tieId: Number.MAX_SAFE_INTEGER });
-    out.scored = r.scored;
-    out.tally = r.tally;
-    seconds.pass1 = (performance.now() - t1) / 1000;
-    return out;
-  }
-  if (does('score')) {
-    const scored = await place.score();
-    if (scored) out.scored = scored;
-  }
+  if (does('score') && !streams) scored = await place.score();
   const t2 = performance.now();
   seconds.pass1 = (t2 - t1) / 1000;
-  if (o.weights) {
-    if (!place.weigh || !out.scored) throw new TadpoleError('TADPOLE_INTERNAL', '--weights is written from one stream only');
-    place.betweenPasses?.();
-    out.tally = await place.weigh(out.scored);
-    seconds.pass2 = (performance.now() - t2) / 1000;
-    return out;
-  }
-  if (does('cut')) {
-    if (!o.keep) throw new TadpoleError('TADPOLE_INTERNAL', 'a cut needs the share to keep');
-    place.betweenPasses?.();
+  if (does('cut') && d.writes.kind === 'kept' && !streams) {
     // The cut reads the spills on this thread: one line says what it is doing while it does.
-    o.progress?.(cutLine(out.scored?.segments, o.keep.share, o.keep.by));
-    out.cut = place.cut(o.keep.share, o.keep.by);
-  } else if (does('emit')) {
-    out.cut = place.recordedCut?.();
+    d.progress?.(cutLine(scored?.segments, d.keep.share, d.keep.by));
+    cut = place.cut(d.keep.share, d.keep.by);
   }
   const t3 = performance.now();
   seconds.cut = (t3 - t2) / 1000;
-  if (does('emit') && out.cut) {
-    out.tally = await place.emit(out.cut);
-    seconds.pass2 = (performance.now() - t3) / 1000;
+  if (does('emit')) {
+    const w = d.writes;
+    const kept = streams ? { threshold: d.threshold!, tieId: Number.MAX_SAFE_INTEGER } : cut;
+    const writer: Pass2Writer | undefined = w.kind === 'weights' ? (scored ? { kind: 'weights', C: w.C, alpha: w.alpha, moments: scored.moments } : undefined) : kept ? { kind: 'kept', cut: kept } : undefined;
+    if (writer) {
+      if (!streams) place.betweenPasses();
+      const out = await place.emit(writer, streams ? 'scoring' : 'spill');
+      tally = out.tally;
+      scored ??= out.scored;
+    }
   }
-  return out;
+  const t4 = performance.now();
+  if (streams) seconds.pass1 = (t4 - t1) / 1000;
+  else seconds.pass2 = (t4 - t3) / 1000;
+  return { scored, cut, tally, seconds };
 }

@@ -1,3 +1,4 @@
+import type { PassHooks } from './hooks.js';
 import { statSync } from 'node:fs';
 import { ReadCounters } from '../io/documents.js';
 import { STDIN } from '../io/input.js';
@@ -118,4 +119,9 @@ export class PhaseProgress {
     const secs = (Date.now() - this.started) / 1000;
     this.out(`${this.stage}${this.step ? `: ${this.step}` : ''}, ${formatSeconds(secs)}`);
   }
+}
+
+/** A pass's hooks on this thread: progress drawn here, interrupted by the run's signal. */
+export function hooksOf(progress: Progress, signal: AbortSignal | undefined): PassHooks {
+  return { progress: (docs, bytes) => progress.update(docs, bytes), abortedBy: () => (signal?.aborted ? (typeof signal.reason === 'string' ? signal.reason : 'SIGINT') : undefined) };
 }

@@ -1,5 +1,6 @@
 import { TadpoleError } from '../core/errors.js';
-import { readDocuments, type Doc, type ReaderOptions } from '../io/documents.js';
+import { readKinds, type Doc, type ReaderOptions } from '../io/documents.js';
+import type { InputKind } from '../io/input-kind.js';
 import { STDIN } from '../io/input.js';
 import type { SentenceScorer } from '../select/selector.js';
 import { splitSentences } from '../text/sentences.js';
@@ -88,10 +89,10 @@ export async function* sentencesOf(batches: AsyncIterable<SplitBatch>): AsyncGen
  * Runs a corpus-wide scorer's `prepare` pass over input FILES (no-op for other scorers).
  * Callers that can spool stdin (filter) do their own pass instead.
  */
-export async function prepareOnFiles(scorer: Pick<SentenceScorer, 'prepare' | 'method'>, inputs: string[], reader: ReaderOptions): Promise<void> {
+export async function prepareOnFiles(scorer: Pick<SentenceScorer, 'prepare' | 'method'>, inputs: readonly InputKind[], reader: ReaderOptions): Promise<void> {
   if (!scorer.prepare) return;
-  if (inputs.includes(STDIN)) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
-  await scorer.prepare(sentencesOf(splitBatches(readDocuments(inputs, reader))));
+  if (inputs.some((k) => k.input === STDIN)) throw new TadpoleError('TADPOLE_USAGE', `${scorer.method}: this form reads the corpus twice; give files, not stdin`);
+  await scorer.prepare(sentencesOf(splitBatches(readKinds(inputs, reader))));
 }
 
 /** Run directories and shards score parts of the corpus in separate processes: a corpus-wide scorer cannot. */

@@ -77,7 +77,7 @@ export function spillBatch(b: ScoredBatch, to: SpillTargets, method: string, seg
 export interface SpillResume {
   spillRecords: number;
   /** Absent in a checkpoint from before doc indexes: the run goes on without one. */
-  docIndexBytes?: number;
+  docIndexBytes?: number | undefined;
   sketch: SketchJSON;
   moments: { n: number; mean: number; m2: number };
 }
@@ -103,31 +103,4 @@ export function openSpill(paths: { spill: string; docIndex: string }, from?: Spi
   const moments = new Moments();
   Object.assign(moments, from.moments);
   return { spill, index, sketch, moments, ...counting };
-}
-
-/**
- * Pass 1's output side over a whole stream of scored batches: a fresh spill, doc index,
- * sketch and moments. `afterBatch` runs after each (progress, abort checks).
- */
-export async function spillScores(
-  batches: AsyncIterable<ScoredBatch>,
-  method: string,
-  segment: number,
-  docContext: number | undefined,
-  paths: { spill: string; docIndex: string },
-  afterBatch: () => void,
-  countTokens?: TokenCounter,
-): Promise<SpilledScores> {
-  const to = openSpill(paths, undefined, countTokens);
-  let nextId = 0;
-  try {
-    for await (const b of batches) {
-      nextId += spillBatch(b, to, method, segment, docContext, nextId).length;
-      afterBatch();
-    }
-  } finally {
-    to.spill.close();
-    to.index?.close();
-  }
-  return { sketch: to.sketch, moments: to.moments, segments: nextId };
 }

@@ -8,7 +8,7 @@ import type { InputKind } from '../io/input-kind.js';
 import { isRemote } from '../io/remote/url.js';
 import { needsCompletion } from '../model/complete.js';
 import { readModel, writeModel, type ModelFile } from '../model/file.js';
-import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../threads/complete.js';
+import { completeFromKinds, type CompleteFromCorpusOptions, type CorpusCompletion } from '../threads/corpus-completion.js';
 import { fileSha256, fingerprintInputs, inputsDiffer } from '../passes/fingerprint.js';
 import { runPaths } from './layout.js';
 import { LEDGER_FILE, Ledger } from './ledger.js';

@@ -78,7 +78,7 @@ class LsaRepresentation implements Representation {
 
 export interface RepresentationFitOptions {
   kind: RepresentationKind;
-  embedder?: Embedder;
+  embedder?: Embedder | undefined;
   /** Text the LSA is fitted on (task + general sample). */
   text: string[];
   dims?: number;

@@ -26,7 +26,7 @@ export interface SentenceScorer {
    * `score` is called on the same sentences in the same order. Such methods need one
    * process over the whole corpus (no shards, no --threshold streaming).
    */
-  prepare?(corpus: AsyncIterable<string[]>): Promise<void>;
+  prepare?: ((corpus: AsyncIterable<string[]>) => Promise<void>) | undefined;
   /**
    * An ensemble's parts scored apart (each part's own scale; lower = more task-like), for
    * self-training that moves only what every view ranks high (self-training.ts, moveBy).

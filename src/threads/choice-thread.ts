@@ -21,7 +21,7 @@ export function measuresAside(threads: number): boolean {
   return threads > 1 && availableParallelism() > 2;
 }
 
-export type ChoiceReply = { choice: AutoChoice } | { error: { message: string; code?: string } };
+export type ChoiceReply = { choice: AutoChoice } | { error: { message: string; code?: string | undefined } };
 
 /** chooseCandidate for `job` on a new worker thread, which ends when it answers. */
 export function chooseOnThread(job: ChoiceJob): Promise<AutoChoice> {

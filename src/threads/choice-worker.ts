@@ -10,4 +10,4 @@ import type { ChoiceReply } from './choice-thread.js';
 const post = (m: ChoiceReply) => parentPort!.postMessage(m);
 chooseFor(workerData as ChoiceJob)
   .then((choice) => post({ choice }))
-  .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), ...(err instanceof TadpoleError ? { code: err.code } : {}) } }));
+  .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), code: err instanceof TadpoleError ? err.code : undefined } }));

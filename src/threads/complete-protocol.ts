@@ -7,8 +7,8 @@ import type { FitOptions } from '../model/fit.js';
 export interface CompletionJob {
   model: ModelFile;
   sample: SentenceSample;
-  embedder?: Partial<EmbedderSpec>;
-  keep?: number;
+  embedder?: Partial<EmbedderSpec> | undefined;
+  keep?: number | undefined;
   /** The default's held-out measure runs on a thread of its own (choice-thread.ts, measuresAside). */
   measureAside?: boolean;
 }
@@ -18,4 +18,4 @@ export interface FitJob {
   fit: Omit<FitOptions, 'log' | 'chooseAside' | 'onUnreadOptions'> & { measureAside?: boolean };
 }
 
-export type CompletionReply = { log: string } | { model: ModelFile } | { error: { message: string; code?: string } };
+export type CompletionReply = { log: string } | { model: ModelFile } | { error: { message: string; code?: string | undefined } };

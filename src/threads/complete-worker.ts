@@ -16,9 +16,9 @@ const post = (m: CompletionReply) => parentPort!.postMessage(m);
 parentPort!.once('message', (job: CompletionJob | FitJob) => {
   const log = (line: string) => post({ log: line });
   const done = 'fit' in job
-    ? fitModel({ ...job.fit, ...(job.fit.measureAside ? { chooseAside: chooseOnThread } : {}), log })
-    : completeModel(job.model, job.sample, { ...(job.embedder ? { embedder: job.embedder } : {}), ...(job.keep !== undefined ? { keep: job.keep } : {}), ...(job.measureAside ? { chooseAside: chooseOnThread } : {}), log });
+    ? fitModel({ ...job.fit, chooseAside: job.fit.measureAside ? chooseOnThread : undefined, log })
+    : completeModel(job.model, job.sample, { embedder: job.embedder, keep: job.keep, chooseAside: job.measureAside ? chooseOnThread : undefined, log });
   done
     .then((model) => post({ model }))
-    .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), ...(err instanceof TadpoleError ? { code: err.code } : {}) } }));
+    .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), code: err instanceof TadpoleError ? err.code : undefined } }));
 });

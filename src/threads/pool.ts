@@ -379,8 +379,7 @@ export class ScoringPool {
 export function startWorker(script: URL, data: unknown): Worker {
   // The parent's --input-type (node -e) is refused by a worker that runs a file.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-  const resourceLimits = workerResourceLimits();
-  const options = { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) };
+  const options = { workerData: data, resourceLimits: workerResourceLimits() };
   try {
     return new Worker(script, { ...options, execArgv });
   } catch (err) {

@@ -10,7 +10,7 @@ import { throwIfAborted } from '../core/interrupt.js';
 import { planShard, type ShardPlan } from '../passes/plan.js';
 import type { InputFingerprint } from '../passes/fingerprint.js';
 import type { PassPlace } from '../passes/drive.js';
-import type { ResolvedFilterOptions } from '../passes/options.js';
+import type { RunOptions } from '../passes/run-options.js';
 import { Moments } from '../passes/spill-pass.js';
 import type { RangeTask, RunHere } from './pool-protocol.js';
 import type { ScoringPool } from './pool.js';
@@ -54,6 +54,9 @@ export function rangeSizes(pieces: number, threads: number): number[] {
   return sizes;
 }
 
+/** Where one range lies: the inputs it reads, and the byte range of each it reads in part. */
+export type RangePiece = Pick<RangeJob, 'only' | 'ranges'>;
+
 /**
  * Whether `filter` can split its input into ranges that threads filter apart, and where:
  * cut exactly as shards are (planShard), at document boundaries of
@@ -64,18 +67,18 @@ export function rangeSizes(pieces: number, threads: number): number[] {
  * compressed files does; one .gz file does not, and its batches go to the pool). Never for
  * stdin.
  */
-export function planRanges(inputs: readonly InputKind[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangeJob[] | undefined {
+export function planRanges(inputs: readonly InputKind[], fps: InputFingerprint[], reader: ReaderOptions, threads: number, minBytes = RANGE_MIN_BYTES): RangePiece[] | undefined {
   if (threads < 2 || inputs.some((k) => k.input === STDIN)) return undefined;
   const bytes = fps.reduce((a, f) => a + Math.max(0, f.size), 0);
   if (bytes < minBytes) return undefined;
   const pieces = Math.min(threads * MAX_PIECES_PER_THREAD, Math.max(threads * RANGES_PER_THREAD, Math.ceil(bytes / RANGE_PIECE_BYTES)));
-  const jobs: RangeJob[] = [];
+  const jobs: RangePiece[] = [];
   let first = 0;
   for (const take of rangeSizes(pieces, threads)) {
     const plan = joinPlans(Array.from({ length: take }, (_, k) => planShard(inputs, fps, reader, first + k, pieces)));
     first += take;
     if (plan.only.size === 0) continue;
-    jobs.push({ inputs, reader, only: [...plan.only], ranges: [...plan.ranges], segment: 0, spillPath: '', docIndexPath: '' });
+    jobs.push({ only: [...plan.only], ranges: [...plan.ranges] });
   }
   return jobs.length >= 2 * threads ? jobs : undefined;
 }
@@ -111,8 +114,9 @@ function joinPlans(plans: ShardPlan[]): ShardPlan {
  * documents, segments, global segment ids and document ordinals), and nothing is serial
  * but the cut and the join. drivePasses (drive.ts) runs the steps.
  */
-export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFilterOptions, work: string, betweenPasses: () => void): PassPlace {
-  const jobs = ranges.map((r, i) => ({ ...r, segment: o.segment, ...(o.docContext !== undefined ? { docContext: o.docContext } : {}), ...(o.batchSentences ? { batchSentences: o.batchSentences } : {}), ...(o.tokenizer ? { tokenizer: o.tokenizer } : {}), spillPath: join(work, `range-${i}.spill`), docIndexPath: join(work, `range-${i}.index`) }));
+export function rangesPlace(pool: ScoringPool, ranges: RangePiece[], o: RunOptions, work: string, betweenPasses: () => void): PassPlace {
+  const settings = { segment: o.segment, docContext: o.docContext, tokenizer: o.tokenizer };
+  const jobs: RangeJob[] = ranges.map((r, i) => ({ ...r, inputs: o.inputs, reader: o.reader, settings, batchSentences: o.batchSentences, spillPath: join(work, `range-${i}.spill`), docIndexPath: join(work, `range-${i}.index`) }));
   const sketch = new ScoreSketch();
   let scored: RangeScored[] = [];
   return {
@@ -132,11 +136,12 @@ export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFi
     },
     betweenPasses,
     cut: (keep, keepBy) => exactCut(sketch, jobs.map((j) => j.spillPath), keep, keepBy),
-    async emit(cut) {
+    async emit(writer) {
+      const sink = o.sink as Sink;
       let firstId = 0;
       let firstDoc = 0;
       const emits: RangeEmitJob[] = jobs.map((job, i) => {
-        const e = { ...job, cut: { threshold: cut.threshold, tieId: cut.tieId }, firstId, firstDoc, partPath: join(work, `range-${i}.part`), ...(o.outFormat ? { outFormat: o.outFormat } : {}) };
+        const e = { ...job, writer, firstId, firstDoc, partPath: join(work, `range-${i}.part`), outFormat: o.outFormat };
         firstId += scored[i]!.segments;
         firstDoc += scored[i]!.docs;
         return e;
@@ -148,12 +153,12 @@ export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFi
         const e = emitted[i]!;
         addTally(tally, e.tally);
         // A text block after earlier output is preceded by a blank line, as RunWriter does.
-        if (wrote && e.startedWithBlock) await o.sink.write('\n');
-        wrote = (await copyInto(emits[i]!.partPath, o.sink)) || wrote;
+        if (wrote && e.startedWithBlock) await sink.write('\n');
+        wrote = (await copyInto(emits[i]!.partPath, sink)) || wrote;
         rmSync(emits[i]!.partPath, { force: true }); // a fifth of the input: not left in a --work-dir
-        if (o.sink.closedEarly) break;
+        if (sink.closedEarly) break;
       }
-      return tally;
+      return { tally };
     },
   };
 }
@@ -162,7 +167,7 @@ export function rangesPlace(pool: ScoringPool, ranges: RangeJob[], o: ResolvedFi
  * One pass over every range on the pool's threads, with one progress line summed over them;
  * an interrupt stops every range after its current batch.
  */
-async function run<R>(pool: ScoringPool, o: ResolvedFilterOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>, here: RunHere): Promise<R[]> {
+async function run<R>(pool: ScoringPool, o: RunOptions, stage: string, tasks: Array<Omit<RangeTask, 'progress'>>, here: RunHere): Promise<R[]> {
   const abort = new SharedArrayBuffer(4);
   const stop = () => Atomics.store(new Int32Array(abort), 0, 1);
   if (o.signal?.aborted) stop();

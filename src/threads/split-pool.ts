@@ -42,7 +42,7 @@ function splitterOn(pool: ScoringPool): DocSplitter {
 export async function sampleSentencesOn(threads: number, inputs: readonly string[], reader: ReaderOptions, opts: SampleOptions, ro: ReadOptions = {}): Promise<SentenceSample> {
   const splitter = parallelSplitter(threads);
   try {
-    return await sampleSentences(inputs, reader, { ...opts, ...(splitter ? { split: splitter.split } : {}) }, ro);
+    return await sampleSentences(inputs, reader, { ...opts, split: splitter?.split ?? opts.split }, ro);
   } finally {
     await splitter?.dispose();
   }

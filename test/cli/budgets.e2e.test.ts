@@ -10,7 +10,8 @@ import { ROOT, runMain, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir();
 const f = (name: string) => join(tmp.dir, name);
-const mix = builtinMix(80);
+// About 420 KB of JSONL: over three times the 100KB cut below, and small enough for every mode.
+const mix = builtinMix(44);
 
 /** A WordPiece tokenizer.json with a tiny vocabulary: a few words, every letter and digit, punctuation (the docs' runs use it too). */
 const tokenizerPath = join(ROOT, 'test', 'fixtures', 'tokenizer', 'tokenizer.json');
@@ -26,15 +27,19 @@ interface Stats {
 }
 
 let segments: string[] = [];
+/** countTokens of each segment, counted once: the tokenizer here is slow, and several tests need them. */
+let segmentTokens: number[] = [];
 
 beforeAll(async () => {
-  writeFileSync(f('task.txt'), builtinTaskSentences(800).join('\n') + '\n');
+  writeFileSync(f('task.txt'), builtinTaskSentences(400).join('\n') + '\n');
   writeFileSync(f('mix.jsonl'), mix.map((d) => JSON.stringify(d)).join('\n') + '\n');
   writeFileSync(f('tokenizer.json'), JSON.stringify(tokenizerJson));
-  expect((await runMain(['fit', '-q', '--task', f('task.txt'), '--general', f('mix.jsonl'), '-o', f('model.json')])).code).toBe(0);
+  // DSIR scores fast; the cuts by size are the same code for every method.
+  expect((await runMain(['fit', '-q', '--task', f('task.txt'), '--method', 'dsir', '--general', f('mix.jsonl'), '-o', f('model.json')])).code).toBe(0);
   const seg = await runMain(['score', '-m', f('model.json'), '--segments', f('mix.jsonl')]);
   expect(seg.code).toBe(0);
   segments = seg.stdout.toString().trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+  segmentTokens = segments.map(countTokens);
 });
 afterAll(() => tmp.cleanup());
 
@@ -101,7 +106,8 @@ describe('--keep as a size of text', () => {
 
 describe('--keep-by tokens --tokenizer FILE', () => {
   it('--keep 20000 keeps 20,000 tokens (counted here by the same tokenizer) to within one segment, in every mode, the same bytes', async () => {
-    const largest = Math.max(...segments.map(countTokens));
+    const largest = Math.max(...segmentTokens);
+    const totalTokens = segmentTokens.reduce((a, n) => a + n, 0);
     const args = ['--keep-by', 'tokens', '--tokenizer', f('tokenizer.json'), '--keep', '20000'];
     const modes: Array<[string, string[]]> = [
       ['one stream', []],
@@ -119,7 +125,7 @@ describe('--keep-by tokens --tokenizer FILE', () => {
       // Sentences split at whitespace, so the kept runs' tokens are the kept segments' tokens.
       const counted = keptTexts(readFileSync(out)).reduce((a, t) => a + countTokens(t), 0);
       expect(s.tokens?.kept, name).toBe(counted);
-      expect(s.tokens?.total).toBe(segments.reduce((a, t) => a + countTokens(t), 0));
+      expect(s.tokens?.total).toBe(totalTokens);
       expect(Math.abs(counted - 20_000), name).toBeLessThanOrEqual(largest);
       outs.push(readFileSync(out));
     }
@@ -131,7 +137,7 @@ describe('--keep-by tokens --tokenizer FILE', () => {
     const share = await runMain(['filter', '-q', '-m', f('model.json'), '--keep-by', 'tokens', '--tokenizer', f('tokenizer.json'), '--keep', '0.1', f('mix.jsonl'), '--stats', f('share.json')]);
     expect(share.code).toBe(0);
     const s = stats(f('share.json'));
-    expect(Math.abs(s.tokens!.kept - 0.1 * s.tokens!.total)).toBeLessThanOrEqual(Math.max(...segments.map(countTokens)));
+    expect(Math.abs(s.tokens!.kept - 0.1 * s.tokens!.total)).toBeLessThanOrEqual(Math.max(...segmentTokens));
     const plain = await runMain(['filter', '-q', '-m', f('model.json'), f('mix.jsonl')]);
     const counted = await runMain(['filter', '-q', '-m', f('model.json'), '--tokenizer', f('tokenizer.json'), f('mix.jsonl'), '--stats', f('counted.json')]);
     expect(counted.stdout.equals(plain.stdout)).toBe(true);

@@ -8,6 +8,9 @@ import { fitModel, newsJsonl, tempDir } from '../run/helpers.js';
  * `--shard auto` in the CLI process itself: the launcher's variables in the child's
  * environment, as Slurm, Kubernetes, AWS Batch and Cloud Run set them, and none of the
  * machine's own (a test run inside a Slurm job must not leak its array into these).
+ * The Slurm array runs the binary, so the variables reach it through a child's environment;
+ * the other launchers and the refusals read the same variables through the environment main()
+ * is given, in this process (the binary gives main() its process.env), without a process start each.
  */
 const LAUNCHER_VARS = [
   'SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_MAX', 'SLURM_ARRAY_TASK_STEP', 'SLURM_ARRAY_TASK_COUNT', 'SLURM_JOB_ID',
@@ -75,7 +78,7 @@ describe('--shard auto', () => {
       { env: { CLOUD_RUN_TASK_INDEX: '2', CLOUD_RUN_TASK_COUNT: String(N) }, shard: 2, says: `Cloud Run (CLOUD_RUN_TASK_INDEX=2 CLOUD_RUN_TASK_COUNT=${N})` },
     ];
     for (const c of cases) {
-      const r = await runCli(['emit', '-q', '--run-dir', explicitRun, '--shard', 'auto', ...(c.flags ?? []), '-o', '-'], { env: underLauncher(c.env) });
+      const r = await runMain(['emit', '-q', '--run-dir', explicitRun, '--shard', 'auto', ...(c.flags ?? []), '-o', '-'], { env: underLauncher(c.env) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe(`tadpole emit: shard ${c.shard}/${N} from ${c.says}\n`);
       expect(r.stdout.equals(part(c.shard))).toBe(true);
@@ -94,14 +97,14 @@ describe('--shard auto', () => {
       { env: { SLURM_ARRAY_TASK_ID: '4', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3' }, says: /task index 4 is out of range for 4 shards/ },
     ];
     for (const c of refusals) {
-      const r = await runCli(['score', '-q', '-m', model, '--run-dir', run, '--shard', 'auto', ...(c.flags ?? []), corpus], { env: underLauncher(c.env) });
+      const r = await runMain(['score', '-q', '-m', model, '--run-dir', run, '--shard', 'auto', ...(c.flags ?? []), corpus], { env: underLauncher(c.env) });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.split('\n')).toHaveLength(2);
       expect(r.stderr).toMatch(/^tadpole score: error: --shard auto: /);
       expect(r.stderr.trimEnd()).toMatch(c.says);
     }
     expect(existsSync(run)).toBe(false);
-    const e = await runCli(['emit', '--run-dir', explicitRun, '--shard', '1/3', '--shards', '3'], { env: underLauncher({}) });
+    const e = await runMain(['emit', '--run-dir', explicitRun, '--shard', '1/3', '--shards', '3'], { env: underLauncher({}) });
     expect(e.code).toBe(2);
     expect(e.stderr).toBe('tadpole emit: error: --shards N goes with --shard auto (--shard I/N says N itself)\n');
   });

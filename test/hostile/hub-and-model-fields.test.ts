@@ -2,7 +2,9 @@
  * The hub is a boundary: `model pull` checks the repo id, revision and file paths before any
  * request (a loopback hub records every request it gets: a refused name must send none), and
  * a password in the hub's address or the HF_TOKEN never reaches stderr. Model fields: every
- * number of a model file is range-checked on load, with or without its checksum.
+ * number of a model file is range-checked on load, with or without its checksum. The CLI's
+ * main runs in this process (runMain): what is checked is the command's answer, not the
+ * process, and the loopback hub answers the same event loop's requests.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinMix, builtinTaskSentences } from '../helpers/builtin.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 
 /** One line, nothing a terminal would act on. */
 const ONE_LINE = /^[^\n]*\n$/;
@@ -43,7 +45,7 @@ afterAll(async () => {
 
 /** `tadpole model pull ARGS` against the loopback hub (HF_ENDPOINT, as hub.ts reads it), the cache in the test's folder. */
 function pull(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return runCli(['model', 'pull', ...args], { env: { TADPOLE_HF_ENDPOINT: '', HF_ENDPOINT: `http://127.0.0.1:${port}`, HF_TOKEN: '', TADPOLE_CACHE: join(dir, 'cache'), ...env } });
+  return runMain(['model', 'pull', ...args], { env: { TADPOLE_HF_ENDPOINT: '', HF_ENDPOINT: `http://127.0.0.1:${port}`, HF_TOKEN: '', TADPOLE_CACHE: join(dir, 'cache'), ...env } });
 }
 
 describe('model pull: names checked before any request', () => {
@@ -145,7 +147,7 @@ describe('model fields: every number range-checked, with or without the checksum
     models.contrast = join(dir, 'contrast.json');
     models.hash = join(dir, 'hash.json');
     for (const [out, extra] of [[models.contrast, []], [models.hash, ['--method', 'tadpole', '--embedder', 'hash']]] as const) {
-      const r = await runCli(['fit', '-q', '--task', task, '--doc-per-line', '--general', general, ...extra, '-o', out]);
+      const r = await runMain(['fit', '-q', '--task', task, '--doc-per-line', '--general', general, ...extra, '-o', out]);
       expect(r.code, r.stderr).toBe(0);
     }
   }, 120_000);
@@ -171,7 +173,7 @@ describe('model fields: every number range-checked, with or without the checksum
       delete m.payloadSha256;
       const plain = join(dir, 'plain.json');
       writeFileSync(plain, JSON.stringify(m));
-      const r = await runCli(['filter', '-q', '-m', plain, corpus, '-o', join(dir, 'kept-plain.jsonl')]);
+      const r = await runMain(['filter', '-q', '-m', plain, corpus, '-o', join(dir, 'kept-plain.jsonl')]);
       expect(r.code, r.stderr).toBe(0);
     }
   });
@@ -183,17 +185,17 @@ describe('model fields: every number range-checked, with or without the checksum
     const edited = join(dir, 'edited.json');
     writeFileSync(edited, JSON.stringify(m).replace('"INFINITY"', '1e400'));
     const out = join(dir, 'kept-edited.jsonl');
-    const r = await runCli(['filter', '-q', '-m', edited, corpus, '-o', out]);
+    const r = await runMain(['filter', '-q', '-m', edited, corpus, '-o', out]);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(ONE_LINE);
     expect(r.stderr).toContain(`tadpole filter: error: model file is damaged: ${field}: `);
-    const show = await runCli(['model', 'show', edited]);
+    const show = await runMain(['model', 'show', edited]);
     expect(show.code, show.stderr).toBe(4);
     expect(show.stderr).toContain(field);
   });
 
   it('fit refuses a charN over the range a model may hold (--option charN=1e9), so no fit writes one', async () => {
-    const r = await runCli(['fit', '-q', '--task', join(dir, 'task.txt'), '--method', 'dsir', '--general', corpus, '--option', 'charN=1e9', '-o', join(dir, 'never.json')]);
+    const r = await runMain(['fit', '-q', '--task', join(dir, 'task.txt'), '--method', 'dsir', '--general', corpus, '--option', 'charN=1e9', '-o', join(dir, 'never.json')]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/invalid charN .* should be an integer in \[2, 16\]/);
   });

@@ -16,7 +16,13 @@ import { testDir } from '../helpers/temp.js';
 
 const dir = testDir('tadpole-signals-');
 let task: string;
+/** Whole abstracts, about 40 KB: the kNN model's task (a kNN fit and its search grow with it). */
+let knnTask: string;
 let big: string;
+/** Twice the mix (about 3.5 MB): enough for pass 2 of a --keep 0.9 filter, and for a sample that takes a fit or a completion seconds. */
+let mid: string;
+/** About 100 KB of whole records: a run that must finish, not be caught. */
+let small: string;
 let model: string;
 let deferred: string;
 
@@ -82,15 +88,22 @@ const EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 beforeAll(async () => {
   const mix = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')));
-  // About 7 MB: every stage lasts long enough to be caught in it, on a fast machine too.
+  // About 7 MB: pass 1 and the writing of a killed run last long enough to be caught in them, on a fast machine too.
   big = join(dir, 'big.jsonl');
   writeFileSync(big, Buffer.concat([mix, mix, mix, mix]));
+  mid = join(dir, 'mid.jsonl');
+  writeFileSync(mid, Buffer.concat([mix, mix]));
+  small = join(dir, 'small.jsonl');
+  writeFileSync(small, mix.subarray(0, mix.indexOf(0x0a, 100_000) + 1));
   task = join(dir, 'task.txt');
-  writeFileSync(task, gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'))));
+  const bio = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz')));
+  writeFileSync(task, bio);
+  knnTask = join(dir, 'knn-task.txt');
+  writeFileSync(knnTask, bio.subarray(0, bio.indexOf('\n\n', 40_000) + 1));
   // A model that needs no general text (fitted at once), and one that filter completes from the corpus.
   model = join(dir, 'knn.json');
   deferred = join(dir, 'deferred.json');
-  const fits = await Promise.all([run(['fit', '-q', '--task', task, '--detector', 'task-knn', '-o', model]), run(['fit', '-q', '--task', task, '-o', deferred])]);
+  const fits = await Promise.all([run(['fit', '-q', '--task', knnTask, '--detector', 'task-knn', '-o', model]), run(['fit', '-q', '--task', task, '-o', deferred])]);
   for (const f of fits) if (f.code !== 0) throw new Error(`fit failed: ${f.stderr}`);
 }, 180_000);
 
@@ -138,7 +151,7 @@ describe('leftovers of a run killed with -9', () => {
     const [deadTemp] = tempsIn(out).filter((f) => f.includes(`-${deadPid}-`) && f.startsWith('.x.'));
     const [deadScratch] = readdirSync(tmp).filter((f) => f.startsWith(`tadpole-${deadPid}-${host}-`));
 
-    const again = await run(['filter', '-m', model, big, '-o', target, '--stats', stats], { TMPDIR: tmp });
+    const again = await run(['filter', '-m', model, small, '-o', target, '--stats', stats], { TMPDIR: tmp });
     expect(again.code, again.stderr).toBe(0);
     const said = again.stderr.split('\n').flatMap((l) => /^tadpole: removed \d+ leftovers? of runs that died: (.*)$/.exec(l)?.[1]?.split(', ') ?? []);
     expect(said.map((p) => p.split('/').pop()).sort()).toEqual([deadTemp, deadScratch, deadStats, deadHnsw].sort());
@@ -151,7 +164,7 @@ describe('leftovers of a run killed with -9', () => {
     const at = freshDir('fit-leftover');
     const stale = `.model.json.tmp-${deadPid}-${host}-zz`;
     writeFileSync(join(at, stale), '{"half": ');
-    const r = await run(['fit', '-q', '--task', task, '--detector', 'task-knn', '-o', join(at, 'model.json')]);
+    const r = await run(['fit', '-q', '--task', knnTask, '--detector', 'task-knn', '-o', join(at, 'model.json')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(readdirSync(at)).toEqual(['model.json']);
@@ -175,7 +188,7 @@ describe('SIGHUP is handled as SIGTERM is, with exit 129', () => {
   it('in pass 2 (after the cut, while the kept text is written): exit 129, one line, no output, no temp file', async () => {
     const out = freshDir('hup-pass2');
     const tmp = freshDir('hup-pass2-tmpdir');
-    const s = start(['filter', '-q', '-m', model, big, '-o', join(out, 'kept.jsonl'), '--keep', '0.9', '--batch-sentences', '100'], { TMPDIR: tmp });
+    const s = start(['filter', '-q', '-m', model, mid, '-o', join(out, 'kept.jsonl'), '--keep', '0.9', '--batch-sentences', '100'], { TMPDIR: tmp });
     await until(s, 'pass 2 (bytes in the temp output)', () => tempsIn(out).some((f) => statSync(join(out, f)).size > 0));
     s.child.kill('SIGHUP');
     const r = await s.done;
@@ -190,7 +203,7 @@ describe('fit and the completion answer a signal at once, with the one line', ()
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during fit: exit 130/143/129 within seconds, one line, no model, no temp file', async (sig) => {
     const out = freshDir(`fit-${sig}`);
     const m = join(out, 'model.json');
-    const s = start(['fit', '--task', task, '--general', big, '-o', m]);
+    const s = start(['fit', '--task', task, '--general', mid, '-o', m]);
     // The sample is drawn; the fit (seconds of self-training) is under way.
     await until(s, 'the general sample', () => /general sample:/.test(s.stderr()));
     const t = Date.now();
@@ -205,7 +218,7 @@ describe('fit and the completion answer a signal at once, with the one line', ()
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the completion of a model fitted without --general: exit 130/143/129, one line, no output, no temp file', async (sig) => {
     const out = freshDir(`completion-${sig}`);
     const tmp = freshDir(`completion-${sig}-tmpdir`);
-    const s = start(['filter', '-m', deferred, big, '-o', join(out, 'kept.jsonl')], { TMPDIR: tmp });
+    const s = start(['filter', '-m', deferred, mid, '-o', join(out, 'kept.jsonl')], { TMPDIR: tmp });
     await until(s, 'the completion', () => /completing/.test(s.stderr()));
     const t = Date.now();
     s.child.kill(sig);
@@ -220,9 +233,10 @@ describe('fit and the completion answer a signal at once, with the one line', ()
 
 describe('a command with no stage of its own to stop still answers with its exit code and one line', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)('%s while score streams stdin: exit 143/129, "interrupted" on stderr (Node\'s default would kill it silently)', async (sig) => {
-    const s = start(['score', '-q', '-m', model, '-']);
+    // Small batches: the first scores come out after a few hundred sentences, not thousands.
+    const s = start(['score', '-q', '-m', model, '--batch-sentences', '200', '-']);
     // Enough for whole batches to come out while stdin stays open (a few MB).
-    s.child.stdin!.write(readFileSync(big));
+    s.child.stdin!.write(readFileSync(mid));
     // Scores are coming out: the command is running, its stdin still open.
     await until(s, 'the first scores', () => s.stdout() > 0);
     s.child.kill(sig);

@@ -5,7 +5,7 @@ import { describeModel, summarizeModel } from '../../src/model/describe.js';
 import { validateModel } from '../../src/model/file.js';
 import { openScorer } from '../../src/model/open.js';
 
-const dir = new URL('../fixtures/legacy-models', import.meta.url);
+const dir = new URL('../fixtures/legacy-models/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, dir), 'utf8'));
 const { probe, scores } = read('scores.json') as { probe: string[]; scores: Record<string, number[]> };
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { warnNearRandom } from '../../src/cli/model-warnings.js';
+import { warnNearRandom } from '../../src/model/warnings.js';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
 import { autoChoiceOf, contrastSelector, parseCandidates, type AutoChoice } from '../../src/select/auto.js';
@@ -48,7 +48,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     const stderr = new PassThrough();
     let err = '';
     stderr.on('data', (c: Buffer) => (err += c.toString()));
-    warnNearRandom(model, { stderr });
+    warnNearRandom(model, (line) => stderr.write(`tadpole: warning: ${line}\n`));
     expect(err).toMatch(/^tadpole: warning: .*AUROC 0\.\d+/);
   });
 
@@ -58,7 +58,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     const stderr = new PassThrough();
     let err = '';
     stderr.on('data', (c: Buffer) => (err += c.toString()));
-    warnNearRandom(model, { stderr });
+    warnNearRandom(model, (line) => stderr.write(`tadpole: warning: ${line}\n`));
     expect(err).toBe('');
   });
 

@@ -1,6 +1,5 @@
-import type { CliIO } from './command.js';
-import { selfTrains } from '../model/complete.js';
-import type { ModelFile } from '../model/file.js';
+import { selfTrains } from './complete.js';
+import type { ModelFile } from './file.js';
 import { autoChoiceOf } from '../select/auto.js';
 import { SELF_TRAINING_DEFAULTS } from '../select/self-training.js';
 
@@ -11,10 +10,10 @@ const DEFAULT_FIT_KEEP = SELF_TRAINING_DEFAULTS.expand * 4;
  * A model whose fit found the task near random against the corpus (auto's held-out AUROC)
  * says so again every time it filters: nothing may select near random silently.
  */
-export function warnNearRandom(model: ModelFile, io: Pick<CliIO, 'stderr'>): void {
+export function warnNearRandom(model: ModelFile, warn: (line: string) => void): void {
   if (!model.selector) return; // completed at filter time: its fit prints its own figures and warning
   const choice = autoChoiceOf(model.selector);
-  if (choice?.warning) io.stderr.write(`tadpole: warning: ${choice.warning}\n`);
+  if (choice?.warning) warn(choice.warning);
 }
 
 /** The share the default's self-training was sized for at fit time (self-training.ts: a quarter of it per round). */

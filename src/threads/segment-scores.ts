@@ -1,11 +1,10 @@
 import type { Readable } from 'node:stream';
-import { readDocuments, type ReadCounters, type ReaderOptions } from '../io/documents.js';
+import { readKinds, type ReadCounters, type ReaderOptions } from '../io/documents.js';
+import { resolveInputs } from '../io/input-kind.js';
 import type { SegmentRecord } from '../segment/segments.js';
 import { prepareOnFiles } from '../passes/scored.js';
 import { scoreDocuments, type Scoring } from './scoring.js';
 import { segmentsOf } from '../passes/segment-records.js';
-
-export { segmentsOf } from '../passes/segment-records.js';
 
 export interface SegmentScoresOptions {
   inputs: string[];
@@ -21,8 +20,10 @@ export interface SegmentScoresOptions {
 /** Library entry for evaluation: every segment's record, in input order, streaming. */
 export async function* segmentScores(opts: SegmentScoresOptions): AsyncGenerator<SegmentRecord[]> {
   let nextId = 0;
-  await prepareOnFiles(opts.scorer, opts.inputs, opts.reader);
-  const docs = readDocuments(opts.inputs, opts.reader, { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.counters ? { counters: opts.counters } : {}) });
+  // Each input's kind decided once, for both readings (a corpus-wide scorer's and the scoring).
+  const inputs = resolveInputs(opts.inputs, opts.reader.format);
+  await prepareOnFiles(opts.scorer, inputs, opts.reader);
+  const docs = readKinds(inputs, opts.reader, { stdin: opts.stdin, counters: opts.counters });
   for await (const b of scoreDocuments(docs, opts.scorer)) {
     const segs = segmentsOf(b, opts.segment, nextId, opts.docContext);
     nextId += segs.length;

@@ -6,6 +6,7 @@ import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { resolveInputs, type InputKind } from '../io/input-kind.js';
+import { defined } from '../core/defined.js';
 import { completeModel, needsCompletion, sampleSizeFor, type CompleteOptions } from '../model/complete.js';
 import { sampleKinds, type SentenceSample } from '../io/sample.js';
 import type { CompletionJob, CompletionReply, FitJob } from './complete-protocol.js';
@@ -13,7 +14,7 @@ import type { ModelFile } from '../model/file.js';
 import { startWorker } from './pool.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
 import { Interrupted, throwIfAborted } from '../core/interrupt.js';
-import type { CompletionInfo } from '../passes/options.js';
+import type { CompletionInfo } from '../passes/run-options.js';
 import { fitStep, PhaseProgress, readingProgress } from '../passes/progress.js';
 
 export type { CompletionInfo };
@@ -27,21 +28,21 @@ export interface CorpusCompletion {
 }
 
 export interface CompleteFromCorpusOptions {
-  stdin?: Readable;
+  stdin?: Readable | undefined;
   /** stdin's bytes are copied here by the sampling pass (it is the only one to see them). */
-  spool?: WriteStream;
-  embedder?: Partial<EmbedderSpec>;
-  log?: (line: string) => void;
+  spool?: WriteStream | undefined;
+  embedder?: Partial<EmbedderSpec> | undefined;
+  log?: ((line: string) => void) | undefined;
   /** The fit's own lines (its choice, every self-training round, warnings); default: log. */
-  detail?: (line: string) => void;
+  detail?: ((line: string) => void) | undefined;
   /** SIGINT/SIGTERM: the fit then runs on a worker thread, ended at once by an abort (throws Interrupted). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Threads the run may use (default 1): with 2 or more (and a core to spare), the default's held-out measure runs on one of its own. */
-  workers?: number;
+  workers?: number | undefined;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
-  keep?: number;
+  keep?: number | undefined;
   /** One-line progress for a terminal: the sampling (MB, rate, ETA) and the fit (its step, seconds). */
-  progress?: (line: string) => void;
+  progress?: ((line: string) => void) | undefined;
 }
 
 function mb(bytes: number): string {
@@ -65,7 +66,7 @@ export async function completeFromKinds(model: ModelFile, inputs: readonly Input
   // A small share to keep asks for a larger sample (model/complete.ts, sampleSizeFor).
   const size = sampleSizeFor(model.completion!.sampleSize, opts.keep);
   const seed = model.fit.seed;
-  const ro = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.spool ? { spool: opts.spool } : {}) };
+  const ro = { stdin: opts.stdin, spool: opts.spool };
   // With a signal to answer (the CLI), the fit runs on a worker thread: seconds of
   // synchronous work there leave this thread free to stop at once on Ctrl-C. Started now, it
   // loads its modules while this thread samples.
@@ -100,7 +101,7 @@ export async function completeFromKinds(model: ModelFile, inputs: readonly Input
       }
     : undefined;
   // Another thread takes the default's held-out measure while the self-training runs.
-  const completeOpts: CompleteOptions = { ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(detail ? { log: detail } : {}), ...(measuresAside(opts.workers ?? 1) ? { chooseAside: chooseOnThread } : {}) };
+  const completeOpts: CompleteOptions = { embedder: opts.embedder, keep: opts.keep, log: detail, chooseAside: measuresAside(opts.workers ?? 1) ? chooseOnThread : undefined };
   let completed: ModelFile;
   try {
     completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
@@ -108,7 +109,7 @@ export async function completeFromKinds(model: ModelFile, inputs: readonly Input
     fitting.stop();
   }
   throwIfAborted(opts.signal);
-  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...(sample.spooled ? { spooled: sample.spooled } : {}) };
+  return { model: completed, info: { ...completed.completion!.sample!, seconds: (performance.now() - t0) / 1000, reused: false }, ...defined({ spooled: sample.spooled }) };
 }
 
 /** The completion worker (complete-worker.ts), waiting for its job; `ended` rejects if it fails or exits first. */
@@ -132,7 +133,7 @@ export function startFitter(): Fitter {
 /** completeModel on the fitter's thread; an abort terminates it and throws Interrupted. */
 function completeOffThread(fitter: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
   const embedder = opts.embedder ? plainData(opts.embedder) : undefined;
-  const job: CompletionJob = { model, sample, ...(embedder ? { embedder } : {}), ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(opts.chooseAside ? { measureAside: true } : {}) };
+  const job: CompletionJob = { model, sample, embedder, keep: opts.keep, measureAside: opts.chooseAside !== undefined };
   return fitOffThread(fitter, job, opts.log, signal);
 }
 
