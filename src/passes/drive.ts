@@ -86,7 +86,7 @@ export async function drivePasses<C extends Cut>(place: PassPlace<C>, d: Drive<C
   seconds.cut = (t3 - t2) / 1000;
   if (does('emit')) {
     const w = d.writes;
-    const kept = streams ? { threshold: d.threshold!, tieId: Number.MAX_SAFE_INTEGER } : cut;
+    const kept = d.threshold !== undefined ? { threshold: d.threshold, tieId: Number.MAX_SAFE_INTEGER } : cut;
     const writer: Pass2Writer | undefined = w.kind === 'weights' ? (scored ? { kind: 'weights', C: w.C, alpha: w.alpha, moments: scored.moments } : undefined) : kept ? { kind: 'kept', cut: kept } : undefined;
     if (writer) {
       if (!streams) place.betweenPasses();
