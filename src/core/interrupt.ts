@@ -6,8 +6,15 @@ export class Interrupted extends Error {
   }
 }
 
+/** The signal's name once the run is interrupted (its abort reason; SIGINT when it gave none). */
+export function abortedBy(signal: AbortSignal | undefined): string | undefined {
+  if (!signal?.aborted) return undefined;
+  return typeof signal.reason === 'string' ? signal.reason : 'SIGINT';
+}
+
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'SIGINT');
+  const by = abortedBy(signal);
+  if (by) throw new Interrupted(by);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { abortedBy } from '../core/interrupt.js';
 import type { PassHooks } from './hooks.js';
 import { statSync } from 'node:fs';
 import { ReadCounters } from '../io/documents.js';
@@ -123,5 +124,5 @@ export class PhaseProgress {
 
 /** A pass's hooks on this thread: progress drawn here, interrupted by the run's signal. */
 export function hooksOf(progress: Progress, signal: AbortSignal | undefined): PassHooks {
-  return { progress: (docs, bytes) => progress.update(docs, bytes), abortedBy: () => (signal?.aborted ? (typeof signal.reason === 'string' ? signal.reason : 'SIGINT') : undefined) };
+  return { progress: (docs, bytes) => progress.update(docs, bytes), abortedBy: () => abortedBy(signal) };
 }

@@ -1,3 +1,4 @@
+import { TadpoleError } from '../core/errors.js';
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { openForRead } from '../io/input.js';
@@ -83,5 +84,21 @@ export class ReadDigest {
     } finally {
       closeSync(fd);
     }
+  }
+}
+
+/** The digest of what was read up to `at` (the whole plan without it); nothing when no input is hashed. */
+export function readDigestAt(digest: ReadDigest, at?: Position): { readSha256?: string } {
+  if (!digest.covers) return {};
+  digest.advance(at);
+  return { readSha256: digest.digest() };
+}
+
+/** A resumed shard hashes what its checkpoint says was read and refuses an input edited there since. */
+export function checkReadDigest(digest: ReadDigest, at: Position, recorded: string | undefined, runDir: string): void {
+  if (recorded === undefined || !digest.covers) return;
+  digest.advance(at);
+  if (digest.digest() !== recorded) {
+    throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${runDir} read them: the bytes it read, up to ${digest.path(at.input)} byte ${at.offset}, differ now (edited in place); cannot resume: start a new --run-dir`);
   }
 }

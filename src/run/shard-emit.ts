@@ -14,10 +14,9 @@ import { RunWriter } from '../passes/run-writer.js';
 import { SpilledSegments } from '../passes/segment-sources.js';
 import { ledgerCheckpoints } from './checkpoints.js';
 import { readShardSummary, shardPaths } from './layout.js';
-import { ReadDigest } from './read-digest.js';
+import { checkReadDigest, ReadDigest, readDigestAt } from './read-digest.js';
 import type { RunCut, ShardOffsets } from './run-cut.js';
 import type { Shard } from './shard.js';
-import { checkReadDigest, readDigestAt } from './shard-score.js';
 
 export interface EmitStats {
   documents: { total: number; withKept: number };

@@ -13,7 +13,7 @@ import { scorePass, type SegmentSettings } from '../passes/score-pass.js';
 import { scoreDocuments, type Scoring } from '../threads/scoring.js';
 import { ledgerCheckpoints } from './checkpoints.js';
 import { readShardSummary, runPaths, shardPaths, type MomentsState, type ShardSummary } from './layout.js';
-import { ReadDigest } from './read-digest.js';
+import { checkReadDigest, ReadDigest, readDigestAt } from './read-digest.js';
 import type { Shard } from './shard.js';
 import { verifyPrefix } from './stdin-prefix.js';
 
@@ -134,20 +134,4 @@ export async function scoreShard(s: Shard, inputs: readonly InputKind[], plan: S
   writeFileSync(p.done, `${new Date().toISOString()}\n`);
   s.ledger.updateShard(shard, of, { stage: 'score', status: 'scored', docs: r.docs, segments: r.segments, sentences: r.sentences, bytes: r.bytes, bytesConsumed: r.reader.bytes, seconds: summary.seconds, finished: true });
   return summary;
-}
-
-/** The digest of what was read up to `at` (the whole plan without it); nothing when no input is hashed. */
-export function readDigestAt(digest: ReadDigest, at?: ReadPosition): { readSha256?: string } {
-  if (!digest.covers) return {};
-  digest.advance(at);
-  return { readSha256: digest.digest() };
-}
-
-/** A resumed shard hashes what its checkpoint says was read and refuses an input edited there since. */
-export function checkReadDigest(digest: ReadDigest, at: ReadPosition, recorded: string | undefined, runDir: string): void {
-  if (recorded === undefined || !digest.covers) return;
-  digest.advance(at);
-  if (digest.digest() !== recorded) {
-    throw new TadpoleError('TADPOLE_INPUT_CHANGED', `the inputs changed since the run in ${runDir} read them: the bytes it read, up to ${digest.path(at.input)} byte ${at.offset}, differ now (edited in place); cannot resume: start a new --run-dir`);
-  }
 }

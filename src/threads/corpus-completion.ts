@@ -13,7 +13,7 @@ import type { CompletionJob, CompletionReply, FitJob } from './complete-protocol
 import type { ModelFile } from '../model/file.js';
 import { startWorker } from './pool.js';
 import { chooseOnThread, measuresAside } from './choice-thread.js';
-import { Interrupted, throwIfAborted } from '../core/interrupt.js';
+import { abortedBy, Interrupted, throwIfAborted } from '../core/interrupt.js';
 import type { CompletionInfo } from '../passes/run-options.js';
 import { fitStep, PhaseProgress, readingProgress } from '../passes/progress.js';
 
@@ -148,7 +148,7 @@ export async function fitOffThread({ worker, ended }: Fitter, job: CompletionJob
   try {
     const completed = new Promise<ModelFile>((resolve, reject) => {
       onAbort = () => {
-        reject(new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'SIGINT'));
+        reject(new Interrupted(abortedBy(signal) ?? 'SIGINT'));
         void worker.terminate();
       };
       if (signal.aborted) return onAbort();
