@@ -247,8 +247,10 @@ describe('scratch folders that are gone, devices that refuse writes', () => {
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (!existsSync(join(work, 'segments.spill')) && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
-    rmSync(work, { recursive: true, force: true });
+    // Pass 1 opens the spill, then the doc index: both are there before the folder goes, or the
+    // removal races the second file's creation (rmdir: ENOTEMPTY) instead of testing the run.
+    while (!(existsSync(join(work, 'segments.spill')) && existsSync(join(work, 'docs.index'))) && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 10 });
     const r = { code: await code, stdout: Buffer.alloc(0), stderr };
     rmSync(big);
     if (r.code === 0) return; // finished before the folder went (a fast machine): nothing to check
