@@ -119,27 +119,29 @@ beforeAll(() => {
   const shim = join(dir, '.bin');
   mkdirSync(shim);
   writeFileSync(join(shim, 'tadpole'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
-  // The built-in corpus, cut small: a task of abstracts and a mixed corpus. 120 documents
-  // (about 210 KB, still over the 100KB a page keeps) and 40 abstracts are enough for every
-  // command the docs show (inspect still finds more than the five groups they name), and every
-  // command reads all of them (the README's inspect reads what --keep 5GB kept: the whole
-  // corpus; rank embeds the whole task and sample), so no more.
+  // The built-in corpus, cut small: a task of abstracts and a mixed corpus. 70 documents
+  // (about 120 KB of text, still over the 100KB a page keeps) and 40 abstracts are enough for
+  // every command the docs show (inspect still finds more than the five groups they name: 12),
+  // and every command reads all of them (the README's inspect reads what --keep 5GB kept: the
+  // whole corpus; rank embeds the whole task and sample), so no more.
   const task = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'task-bio.txt.gz'))).toString('utf8').split(/\n\s*\n/).filter((t) => t.trim()).slice(0, 40);
-  const docs = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean).slice(0, 120);
+  const docs = gunzipSync(readFileSync(join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean).slice(0, 70);
   const texts = docs.map((l) => (JSON.parse(l) as { text: string }).text);
+  expect(texts.join('').length).toBeGreaterThan(110_000);
   writeFileSync(join(dir, 'task.txt'), task.join('\n\n') + '\n');
   writeFileSync(join(dir, 'task.jsonl'), task.map((text) => JSON.stringify({ text })).join('\n') + '\n');
   writeFileSync(join(dir, 'corpus.jsonl'), docs.join('\n') + '\n');
   writeFileSync(join(dir, 'corpus.jsonl.gz'), gzipSync(docs.join('\n') + '\n'));
   writeFileSync(join(dir, 'corpus.txt'), texts.join('\n\n') + '\n');
-  writeFileSync(join(dir, 'sample.txt'), texts.slice(0, 60).join('\n\n') + '\n');
-  writeFileSync(join(dir, 'sample.jsonl'), docs.slice(0, 60).join('\n') + '\n');
-  writeFileSync(join(dir, 'part.jsonl'), docs.slice(90).join('\n') + '\n');
-  writeFileSync(join(dir, 'big.txt.gz'), gzipSync(texts.slice(0, 45).join('\n\n') + '\n'));
+  // The general sample the fits draw from: 40 documents (every source of the mix among them).
+  writeFileSync(join(dir, 'sample.txt'), texts.slice(0, 40).join('\n\n') + '\n');
+  writeFileSync(join(dir, 'sample.jsonl'), docs.slice(0, 40).join('\n') + '\n');
+  writeFileSync(join(dir, 'part.jsonl'), docs.slice(50).join('\n') + '\n');
+  writeFileSync(join(dir, 'big.txt.gz'), gzipSync(texts.slice(0, 30).join('\n\n') + '\n'));
   mkdirSync(join(dir, 'shards'));
-  writeFileSync(join(dir, 'shards', 'a.jsonl'), docs.slice(0, 60).join('\n') + '\n');
-  writeFileSync(join(dir, 'shards', 'b.jsonl.gz'), gzipSync(docs.slice(60).join('\n') + '\n'));
-  writeFileSync(join(dir, 'CC-MAIN-20240101-00000.warc.wet.gz'), warcFile(wetOf(texts.slice(0, 60))));
+  writeFileSync(join(dir, 'shards', 'a.jsonl'), docs.slice(0, 35).join('\n') + '\n');
+  writeFileSync(join(dir, 'shards', 'b.jsonl.gz'), gzipSync(docs.slice(35).join('\n') + '\n'));
+  writeFileSync(join(dir, 'CC-MAIN-20240101-00000.warc.wet.gz'), warcFile(wetOf(texts.slice(0, 40))));
   mkdirSync(join(dir, 'data', '2024'), { recursive: true });
   copyFileSync(join(ROOT, 'test', 'fixtures', 'formats', 'corpus.parquet'), join(dir, 'data', '2024', 'corpus.parquet'));
   // A small WordPiece tokenizer.json, for the token budgets (--keep-by tokens --tokenizer).

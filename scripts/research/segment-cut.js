@@ -16,10 +16,11 @@
 //              against the document's whole weight (empirical Bayes: short documents move most)
 //   lendoc:K   len, then doc:K with length-weighted means and K in units of the mean weight:
 //              the product's --doc-context K (src/segment/context.ts; default lendoc:15)
+import { KEEP_BY } from './suite-cache.js';
 import { selectKeptInMemory } from '../../dist/cut/exact.js';
 
 export function keptSegments(scores, segs, keep, cut = 'mean', lens) {
-  return selectKeptInMemory(segmentScoresBy(scores, segs, cut, lens), Float64Array.from(segs, (s) => s[1]), keep);
+  return selectKeptInMemory(segmentScoresBy(scores, segs, cut, lens), Float64Array.from(segs, (s) => (KEEP_BY === 'bytes' ? s[2] : s[1])), keep);
 }
 
 export function segmentScoresBy(scores, segs, cut = 'mean', lens) {

@@ -2,7 +2,7 @@
 // scripts that read its mixes without refitting (oracle.js, separability.js, task-tokens.js).
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { loadSpec } from '../../dist/eval/spec.js';
 
@@ -42,17 +42,26 @@ export function sampleCacheDir(spec) {
   return cacheDir(sampleSize === 20000 ? spec : { ...spec, cacheSample: sampleSize });
 }
 
-/** The in-domain share of a cached mix's sentences (what a keep-"share" spec keeps). */
+/** KEEPBY=bytes: keeps count the segments' bytes (as `tadpole eval` and `filter` do by default); else sentences. */
+export const KEEP_BY = process.env.KEEPBY === 'bytes' ? 'bytes' : 'sentences';
+
+/** The in-domain share of a cached mix's sentences, or bytes with KEEPBY=bytes (what a keep-"share" spec keeps). */
 export function inDomainShare(c) {
   let inS = 0;
   let allS = 0;
-  for (const [l, n] of c.segs) { allS += n; if (l === c.inIdx) inS += n; }
+  for (const [l, n, b] of c.segs) {
+    const w = KEEP_BY === 'bytes' ? b : n;
+    allS += w;
+    if (l === c.inIdx) inS += w;
+  }
   return inS / allS;
 }
 
 /** The folder of a spec's cached mix. */
 export function cacheDir(spec) {
-  const key = createHash('sha256').update(JSON.stringify(spec) + CODE_KEY).digest('hex').slice(0, 12);
+  // The methods do not shape the mix: a method added to a spec reuses its cache.
+  const { methods: _methods, ...mix } = spec;
+  const key = createHash('sha256').update(JSON.stringify(mix) + CODE_KEY).digest('hex').slice(0, 12);
   return join(tmpdir(), 'tadpole-research', 'suite', `${spec.name}-${key}`);
 }
 
@@ -79,7 +88,7 @@ export function taskInForm(task) {
 
 /** The specs to read: the names given, else every spec of SUITE_DIR (default corpora/suite). */
 export function specNames(argv) {
-  const suite = join(ROOT, process.env.SUITE_DIR ?? 'corpora/suite');
+  const suite = resolve(ROOT, process.env.SUITE_DIR ?? 'corpora/suite');
   const names = argv.length > 0 ? argv : readdirSync(suite).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
   return names.map((name) => ({ name, file: join(suite, `${name}.json`) }));
 }

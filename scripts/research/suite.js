@@ -40,6 +40,7 @@
 // sample's segments ranked from lo x to hi x the share kept avoided: the default's own boundary
 // fit (src/select/boundary.ts) made from outside, to try other bands (docs/research.md, "A second
 // fit on the boundary").
+// env: KEEPBY=bytes keeps a share of the bytes (and sizes the fits' moves in bytes), as `tadpole eval` does by default.
 // env: KEPT_GROUPS_STYLE=1 adds each kept group's style place (0 = most task-like)
 // under a style classifier fitted on the task against the sample; SUITE_DIR=corpora/suite-fresh.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,7 @@ import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-word
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
-import { cacheDir, inDomainShare, loadSuiteSpec, sampleCacheDir, taskInForm } from './suite-cache.js';
+import { cacheDir, inDomainShare, KEEP_BY, loadSuiteSpec, sampleCacheDir, taskInForm } from './suite-cache.js';
 
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -227,7 +228,7 @@ for (const name of names) {
   const c = await load(spec);
   if (keepShare) {
     spec.keep = inDomainShare(c);
-    console.error(`${name}: keep = the in-domain share of sentences, ${(100 * spec.keep).toFixed(2)}% of ${c.sentences.length}`);
+    console.error(`${name}: keep = the in-domain share of ${KEEP_BY}, ${(100 * spec.keep).toFixed(2)}%`);
   }
   // PREV=p (research): drop a seeded share of the in-domain documents so that they are
   // about p of the mix's bytes, keep p of it (a perfect selector then keeps 100% in-domain),
@@ -525,7 +526,7 @@ for (const name of names) {
       console.log(`  pur ${name}: ${nCand} candidates (${inP.length} in-domain), purity in ${mean(inP).toFixed(2)} out ${mean(outP).toFixed(2)}; avoided ${avoidSegs.length} (${avIn} in-domain)`);
       if (avoidSegs.length === 0) { cache.set(m, first); return first; }
       const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
-      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep);
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep, KEEP_BY);
       const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
@@ -546,7 +547,7 @@ for (const name of names) {
       const isIn = inDomainSegment(means);
       console.log(`  bnd ${name}: avoided ${avoidSegs.length} segments (${avoidSegs.filter(isIn).length} in-domain)`);
       const avoid = avoidSegs.flatMap((g) => means.get(g).sentences.map((i) => c.general[i]));
-      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep);
+      const options = optionsWithKeep('contrast', { avoidShare: o.avoidShare, boundary: 'off' }, spec.keep, KEEP_BY);
       const model = await fitModel({ method: 'contrast', task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid });
       return scoreWith(m, model);
     }
@@ -554,7 +555,7 @@ for (const name of names) {
     // An `embedder` option ({"kind":"onnx","modelDir":...}) goes to the fit, not the method.
     const { embedder, ...given } = json ? JSON.parse(json) : {};
     // The moves of self-training are sized by the share kept, as `tadpole eval` sizes them.
-    const options = optionsWithKeep(method, given, spec.keep);
+    const options = optionsWithKeep(method, given, spec.keep, KEEP_BY);
     const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, ...(embedder ? { embedder } : {}), ...(c.avoid ? { avoid: c.avoid } : {}), log: (l) => process.env.VERBOSE && process.stderr.write(`${name} ${m}: ${l}\n`) });
     return scoreWith(m, model);
   }
@@ -737,7 +738,7 @@ for (const name of names) {
         const nA = Number(process.env.KEPT_GROUPS_AVOID);
         const chosen = new Rng(spec.seed + 7).sample(pick.sentences.length, Math.min(nA, pick.sentences.length)).map((i) => pick.sentences[i]);
         const [method, json] = sm.split(/:(.*)/s);
-        const options = optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep);
+        const options = optionsWithKeep(method, json ? JSON.parse(json) : {}, spec.keep, KEEP_BY);
         const model = await fitModel({ method, task: c.task, general: c.general, generalGroups: Uint32Array.from(c.generalGroups), seed: spec.seed + Number(process.env.FITSEED ?? 0), options, avoid: chosen });
         const sc = await openScorer(model);
         const s2 = new Float64Array(c.sentences.length);

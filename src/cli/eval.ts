@@ -17,7 +17,7 @@ const spec: CommandSpec = {
     { name: 'spec', role: 'input', type: 'list', arg: 'FILE...', help: 'evaluation spec(s) (JSON; see corpora/README.md); several specs (e.g. corpora/suite/*.json) add the suite table: every method x every mix, mean and minimum' },
     { name: 'json', type: 'boolean', help: 'print the results as JSON instead of a table' },
     { name: 'report', role: 'output-file', type: 'string', arg: 'FILE', help: 'also write a self-contained HTML report' },
-    { name: 'methods', type: 'list', arg: 'NAME...', help: 'run only these methods of the spec (names or titles, comma or space separated)' },
+    { name: 'methods', type: 'list', arg: 'NAME...', help: 'run only these methods of the spec (names or titles, comma or space separated); a method name the spec does not list (e.g. the peers tfidf, fasttext) runs too, with its defaults' },
     { name: 'seed', type: 'int', arg: 'S', help: 'override the spec seed (mix order, samples, methods)' },
     { name: 'draws', min: 1, type: 'int', arg: 'N', help: 'run every spec N times, with seeds S, S+1, ... (S: --seed or each spec\'s own): each draws the mix, the task sample and the general sample anew; then a table of the worst share over the draws, per method and mix', default: 1 },
     { name: 'work-dir', role: 'output-dir', type: 'string', arg: 'DIR', help: 'keep the mix and task files here (default: a temp folder, removed)' },
@@ -37,7 +37,8 @@ Examples:
   tadpole eval --spec corpora/smoke-bio.json --report report.html
   tadpole eval corpora/suite/*.json --methods random,dsir,tadpole
   tadpole eval corpora/suite/*.json --methods 'tadpole (default)',random --draws 3
-  tadpole eval corpora/suite-scarce/*.json --methods 'tadpole (default)',random,dsir`,
+  tadpole eval corpora/suite-scarce/*.json --methods 'tadpole (default)',random,dsir
+  tadpole eval corpora/suite-scarce/*.json --methods 'tadpole (default)',tfidf,fasttext`,
 };
 
 export const command: Command = {
@@ -70,6 +71,7 @@ export const command: Command = {
       workers: workersFrom(args, undefined),
       ...(reportFile ? { reportFile: resolve(io.cwd, reportFile) } : {}),
       ...(log ? { log } : {}),
+      warn: (line: string) => io.stderr.write(`tadpole eval: ${line}\n`),
       onResult: (result, at) => {
         if (!json) io.stdout.write((draws > 1 && at.spec === 0 ? `draw ${at.draw + 1} of ${draws} (seed ${result.seed})\n\n` : '') + formatTable(result) + (many ? '\n' : ''));
       },

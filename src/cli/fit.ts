@@ -18,7 +18,7 @@ const spec: CommandSpec = {
     { name: 'general-sample', min: 1, group: 'Input', type: 'int', arg: 'N', default: 20000, help: 'Sample N general sentences (seeded)' },
     { name: 'method', group: 'Selection', type: 'string', arg: 'NAME', help: 'Selection method (listed below) [default: contrast]' },
     { name: 'detector', group: 'Selection', type: 'string', arg: 'NAME', help: 'tadpole: anomaly detector; implies --method tadpole [default: iforest]' },
-    { name: 'keep', group: 'Selection', type: 'number', arg: 'SHARE', help: 'contrast: the share you will keep; sizes self-training [default: 0.2]' },
+    { name: 'keep', group: 'Selection', type: 'number', arg: 'SHARE', help: 'contrast: the share you will keep (of the bytes; --option keepBy=sentences for sentences); sizes self-training [default: 0.2]' },
     { name: 'option', group: 'Selection', type: 'list', arg: 'KEY=VALUE...', help: "A method's option (tadpole fit --method NAME --help lists them)" },
     { name: 'general-ratio', group: 'Selection', type: 'number', arg: 'R', help: 'tadpole: --option generalRatio=R' },
     { name: 'representation', group: 'Selection', type: 'string', arg: 'REP', help: 'tadpole: --option representation=REP (auto, lsa, embedder)' },

@@ -7,6 +7,7 @@ import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { Sink } from '../io/sink.js';
 import { type InspectedGroup, inspectText } from '../commands/inspect.js';
+import { offersAvoid } from '../inspect/groups.js';
 
 const spec: CommandSpec = {
   name: 'inspect',
@@ -47,10 +48,8 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A group of another kind of text than the task (groups.ts `verdict`): the one kind worth an --avoid. */
-function isUnlike(g: InspectedGroup): boolean {
-  return g.verdict === 'unlike';
-}
+/** A group of another kind of text than the task (groups.ts `verdict`): the one kind offered an --avoid. */
+const isUnlike = offersAvoid;
 
 /** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
 function avoidCommand(taskFiles: readonly string[], file: string): string {
@@ -71,8 +70,8 @@ function report(g: InspectedGroup, task: { files: readonly string[] } | undefine
   if (task) lines.push(verdict(g));
   for (const e of g.examples) lines.push(`  > ${e}`);
   if (task && isUnlike(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
-  // Recall over a verdict: a topic the task lacks may be one the user does not want (forum posts on the task's subject).
-  else if (task && g.verdict === 'off-topic') lines.push(`  if these topics are not wanted: ${avoidCommand(task.files, file)}`);
+  // No ready command: such a group was mostly the task's own kind of text (groups.ts offersAvoid).
+  else if (task && g.verdict === 'off-topic') lines.push('  most likely your domain on topics your task lacks: keep it, unless you know these topics are not wanted');
   return lines.join('\n');
 }
 
@@ -115,7 +114,7 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: g.rarer ?? null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: avoidCommand(taskFiles, groupFile(g)) } : {};
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: g.rarer ?? null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: isUnlike(g) ? avoidCommand(taskFiles, groupFile(g)) : null } : {};
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples, ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }

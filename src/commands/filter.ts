@@ -65,7 +65,7 @@ async function filterToSink(o: RunOptions, sink: Sink, t0: number): Promise<Filt
     const spoolPath = join(work, 'stdin.spool');
     const spool = completes && o.inputs.some((k) => k.input === STDIN) ? openSpool(spoolPath) : undefined;
     if (completes && o.workers > 1) early = await ScoringPool.open(null, {}, o.workers);
-    completion = o.scorer ? { model: o.model } : await completeFromKinds(o.model, o.inputs, o.reader, { keep: o.keep, workers: o.workers, stdin: o.stdin, spool, embedder: o.embedder, log: o.log, detail: o.detail, signal: o.signal, progress: o.progress });
+    completion = o.scorer ? { model: o.model } : await completeFromKinds(o.model, o.inputs, o.reader, { keep: o.keep, keepBy: o.keepBy, workers: o.workers, stdin: o.stdin, spool, embedder: o.embedder, log: o.log, detail: o.detail, signal: o.signal, progress: o.progress });
     if (spool) {
       await closeSpool(spool);
       // The spool's kind, as the sampler resolved it when it copied stdin there.

@@ -25,7 +25,7 @@ export function defaultEngineWith(workers: number): EvalEngine {
 async function fitFor(method: Parameters<EvalEngine['openScorer']>[0], fit: Parameters<EvalEngine['openScorer']>[1]) {
   const embedder: EmbedderSpec | undefined = method.embedder ? { ...method.embedder } : undefined;
   // The share kept sizes the default's self-training, as when `tadpole filter` completes a model.
-  const options = optionsWithKeep(method.name, method.options ?? {}, fit.keep);
+  const options = optionsWithKeep(method.name, method.options ?? {}, fit.keep, fit.keepBy);
   return fitModel({
     method: method.name,
     task: fit.task,

@@ -1,3 +1,4 @@
+import type { KeepBy } from '../cut/exact.js';
 import type { TaskShareReading } from '../cut/share-estimate.js';
 import type { Scoring } from '../threads/scoring.js';
 import type { SegmentRecord } from '../segment/segments.js';
@@ -24,7 +25,7 @@ export interface EvalEngine {
    */
   sampleGeneral?(inputs: string[], opts: { size: number; seed: number }): Promise<{ sentences: string[]; groups: Uint32Array }>;
   /** Fit the method on task (+ general) sentences and open its scorer. */
-  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number; keep?: number; avoid?: string[] }): Promise<Scoring>;
+  openScorer(method: MethodSpec, fit: { task: string[]; general: string[]; generalGroups?: Uint32Array; seed: number; keep?: number; keepBy?: KeepBy; avoid?: string[] }): Promise<Scoring>;
   /** What the fit behind a scoring openScorer opened read of how much of the mix looks like the task (the default's), if anything. */
   taskShareOf?(scoring: Scoring): TaskShareReading | undefined;
   /**

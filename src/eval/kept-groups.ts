@@ -3,10 +3,12 @@
  * user: the kept text of a method is grouped as `inspect` groups it (inspect/groups.ts); the
  * groups whose characters are at least `outOfDomain` from other sources than the in-domain
  * one are what a user would recognise as not theirs; a seeded `sentences` of them are avoided
- * in a refit. Measures what the loop can do, not what a user will pick.
+ * in a refit. Measures what the loop can do, not what a user will pick; with `pick: "offered"`
+ * the groups avoided are those the report offers an --avoid for: what a user who follows the
+ * tool does.
  */
 import { Rng } from '../core/rng.js';
-import { groupText } from '../inspect/groups.js';
+import { groupText, offersAvoid } from '../inspect/groups.js';
 import { taskWords } from '../inspect/task-words.js';
 import type { EvalEngine } from './engine.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
@@ -63,7 +65,7 @@ export function pickKeptGroups(sentences: readonly string[], seg: { weights: Flo
     for (const k of g.indices) if (!inDomain[k]) out += (text[k] as string).length;
     return { share: g.share, outOfDomain: g.chars > 0 ? out / g.chars : 0 };
   });
-  const avoided = groups.filter((_, i) => (summary[i]?.outOfDomain ?? 0) >= spec.outOfDomain);
+  const avoided = spec.pick === 'offered' ? groups.filter(offersAvoid) : groups.filter((_, i) => (summary[i]?.outOfDomain ?? 0) >= spec.outOfDomain);
   const pool = avoided.flatMap((g) => g.sentences);
   const avoid = new Rng(seed + 7).sample(pool.length, Math.min(spec.sentences, pool.length)).map((i) => pool[i] as string);
   return { groups: summary, avoided: avoided.map((g) => g.id), avoid };

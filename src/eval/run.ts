@@ -4,13 +4,15 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
 import { scratchDir, untrackTemp } from '../io/atomic.js';
+import { canonicalMethod, METHOD_NAMES } from '../select/registry.js';
+import { MethodUnavailableError } from '../select/unavailable.js';
 import type { EvalEngine } from './engine.js';
 import { buildMix, type LabelCounts, type MixResult } from './mix.js';
 import { readSourceDocs } from './sources.js';
 import { methodTitle, type EvalSpec, type FileSetSpec, type MethodSpec } from './spec.js';
 import { scoreHistogram, type Histogram } from './histogram.js';
 import { mixSentences, pickKeptGroups } from './kept-groups.js';
-import type { KeptGroupsSpec } from './kept-groups-spec.js';
+import type { KeptGroupsPicker, KeptGroupsSpec } from './kept-groups-spec.js';
 import { cutsAtShare, keptCharShare, keptChars, weightsBy, type ScoredSegments, type ShareCut } from './share-cuts.js';
 import { DEFAULT_KEEP_BY, type KeepBy } from '../cut/exact.js';
 import { sampleSizeFor } from '../model/complete.js';
@@ -44,7 +46,7 @@ export interface MethodResult {
    * of their characters), the ids avoided, how many sentences, and the first cut's in-domain
    * share of kept characters. The other fields are the refit's.
    */
-  keptGroups?: { groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
+  keptGroups?: { pick: KeptGroupsPicker; groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
   /** With `avoid`: the sentences of text to avoid given to the fit. */
   avoidSentences?: number;
   /** The same fit and scores cut at 0.5x, 1x and 2x the in-domain share of the sentences scored. */
@@ -98,6 +100,8 @@ export interface RunOptions {
   /** What the keep counts, as filter's --keep-by (default bytes). */
   keepBy?: KeepBy;
   log?: (line: string) => void;
+  /** A line that is always shown (a method skipped as unavailable on this machine). */
+  warn?: (line: string) => void;
 }
 
 function embedderName(m: MethodSpec): string | null {
@@ -216,7 +220,10 @@ async function resolveKeep(spec: EvalSpec, engine: EvalEngine, mix: MixResult, i
 export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalResult> {
   const log = opts.log ?? (() => {});
   const wanted = opts.methods;
-  const methods = wanted ? spec.methods.filter((m) => wanted.includes(m.name) || wanted.includes(methodTitle(m))) : spec.methods;
+  const inSpec = (w: string): boolean => spec.methods.some((m) => m.name === w || methodTitle(m) === w);
+  // A method named with --methods that the spec does not list runs too, with its defaults (the peers: tfidf, fasttext).
+  const added = (wanted ?? []).filter((w, i, all) => all.indexOf(w) === i && !inSpec(w) && METHOD_NAMES.includes(canonicalMethod(w))).map((name): MethodSpec => ({ name }));
+  const methods = wanted ? [...spec.methods.filter((m) => wanted.includes(m.name) || wanted.includes(methodTitle(m))), ...added] : spec.methods;
   if (methods.length === 0) {
     throw new TadpoleError('TADPOLE_USAGE', `no method of the spec matches ${wanted?.join(',')}; the spec has: ${spec.methods.map(methodTitle).join(', ')}`);
   }
@@ -252,7 +259,7 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
       if (avoid) log(`${title}: ${avoid.length} sentences to avoid`);
       const measure = async (avoidSentences: string[] | undefined): Promise<{ scored: Scored; kept: Uint8Array; fitSeconds: number; reading: TaskShareReading | undefined }> => {
         const t1 = performance.now();
-        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
+        const scorer = await opts.engine.openScorer(m, { task, general, ...(generalGroups ? { generalGroups } : {}), seed: spec.seed, keep, keepBy, ...(avoidSentences ? { avoid: avoidSentences } : {}) });
         const fitSeconds = (performance.now() - t1) / 1000;
         try {
           log(`${title}: scoring the mix`);
@@ -262,13 +269,23 @@ export async function runEval(spec: EvalSpec, opts: RunOptions): Promise<EvalRes
           await scorer.dispose();
         }
       };
-      let { scored, kept, fitSeconds, reading } = await measure(avoid);
+      let first: Awaited<ReturnType<typeof measure>>;
+      try {
+        first = await measure(avoid);
+      } catch (err) {
+        // A method this machine cannot run (a program it needs is missing): said, and the eval goes on.
+        if (!(err instanceof MethodUnavailableError)) throw err;
+        (opts.warn ?? log)(`${title}: unavailable, skipped: ${err.message}`);
+        continue;
+      }
+      let { scored, kept, fitSeconds, reading } = first;
       let keptGroups: MethodResult['keptGroups'];
       if (m.avoidKeptGroups) {
         mixText ??= await mixSentences(opts.engine, mix.file, spec.segment);
         const pick = pickKeptGroups(mixText, scored, kept, inIdx, m.avoidKeptGroups as KeptGroupsSpec, spec.seed, task);
-        keptGroups = { groups: pick.groups, avoided: pick.avoided, sentences: pick.avoid.length, precisionCharsBefore: keptCharShare(scored, kept, inIdx) };
-        log(`${title}: kept text in ${pick.groups.length} groups; avoiding ${pick.avoided.length ? `group${pick.avoided.length === 1 ? '' : 's'} ${pick.avoided.join(', ')} (${pick.avoid.length} sentences)` : 'none (no group is mostly out of domain)'}`);
+        keptGroups = { pick: m.avoidKeptGroups.pick ?? 'labels', groups: pick.groups, avoided: pick.avoided, sentences: pick.avoid.length, precisionCharsBefore: keptCharShare(scored, kept, inIdx) };
+        const none = m.avoidKeptGroups.pick === 'offered' ? 'none (inspect offers no --avoid)' : 'none (no group is mostly out of domain)';
+        log(`${title}: kept text in ${pick.groups.length} groups; avoiding ${pick.avoided.length ? `group${pick.avoided.length === 1 ? '' : 's'} ${pick.avoided.join(', ')} (${pick.avoid.length} sentences)` : none}`);
         if (pick.avoid.length > 0) ({ scored, kept, fitSeconds, reading } = await measure(pick.avoid));
       }
       const seconds = (performance.now() - t0) / 1000;

@@ -5,7 +5,7 @@ import { TadpoleError } from '../core/errors.js';
 import { NORMALIZE_STEPS, type NormalizeStep } from './normalize.js';
 import { selfTrains } from '../model/fit.js';
 import { METHOD_ALIASES, METHOD_NAMES } from '../select/registry.js';
-import { KEPT_GROUPS_DEFAULTS, type KeptGroupsSpec } from './kept-groups-spec.js';
+import { KEPT_GROUPS_DEFAULTS, KEPT_GROUPS_PICKERS, type KeptGroupsSpec } from './kept-groups-spec.js';
 import { readWhole } from '../io/lines.js';
 import { isRemote, isRemoteFolder, withoutCredentials } from '../io/remote/url.js';
 
@@ -230,6 +230,7 @@ export function normalizeSpec(raw: unknown, origin = 'spec'): EvalSpec {
       if (m.avoid !== undefined) throw bad(where, 'give "avoid" or "avoidKeptGroups", not both');
       const full = { ...KEPT_GROUPS_DEFAULTS, ...g };
       if (!(Number.isInteger(full.groups) && full.groups >= 1)) throw bad(where, `"groups" must be a positive integer, got ${full.groups}`);
+      if (full.pick !== undefined && !KEPT_GROUPS_PICKERS.includes(full.pick)) throw bad(where, `"pick" must be one of ${KEPT_GROUPS_PICKERS.join(', ')}, got ${String(full.pick)}`);
       if (!(full.outOfDomain > 0 && full.outOfDomain <= 1)) throw bad(where, `"outOfDomain" must be in (0, 1], got ${full.outOfDomain}`);
       if (!(Number.isInteger(full.sentences) && full.sentences >= 1)) throw bad(where, `"sentences" must be a positive integer, got ${full.sentences}`);
       if (full.likeGroups !== undefined && !(Number.isInteger(full.likeGroups) && full.likeGroups >= 1 && full.likeGroups < full.groups)) throw bad(where, `"likeGroups" must be a positive integer under "groups", got ${full.likeGroups}`);

@@ -272,8 +272,24 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   return groups;
 }
 
-/** Least task-like first: by the surprise of their words to the task (a group without content words last). */
-function leastTaskLike(a: { surprise?: number }, b: { surprise?: number }): number {
+/**
+ * Whether the report offers a ready `fit --avoid` for the group: only for another kind of text
+ * than the task ('unlike'). A group 'off-topic' (rare words, the task's way of writing) was
+ * mostly the domain's own text on topics the task sample lacks: on a documentation mix the
+ * first such group was 92% in-domain, and avoiding every offered group lowered the kept text's
+ * in-domain share 69.0 -> 59.4% (docs/research.md, "What inspect offers").
+ */
+export function offersAvoid(g: Pick<TextGroup, 'verdict'>): boolean {
+  return g.verdict === 'unlike';
+}
+
+/**
+ * Least task-like first: the groups with an --avoid offered before the rest, then by the
+ * surprise of their words to the task (a group without content words last).
+ */
+function leastTaskLike(a: Pick<TextGroup, 'verdict' | 'surprise'>, b: Pick<TextGroup, 'verdict' | 'surprise'>): number {
+  const offered = Number(offersAvoid(b)) - Number(offersAvoid(a));
+  if (offered !== 0) return offered;
   const x = Number.isFinite(a.surprise) ? (a.surprise as number) : -Infinity;
   const y = Number.isFinite(b.surprise) ? (b.surprise as number) : -Infinity;
   return x === y ? 0 : x > y ? -1 : 1;

@@ -8,6 +8,7 @@
  * result is an ordinary model plus the sample's fingerprint, so one function serves every
  * method, and a run directory can keep the completed model for --resume and shards.
  */
+import type { KeepBy } from '../cut/exact.js';
 import { TadpoleError } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
@@ -133,6 +134,8 @@ export interface CompleteOptions {
    * (select/self-training.ts), unless the fit named `keep` or `expand` itself.
    */
   keep?: number | undefined;
+  /** The unit of `keep` (filter's --keep-by): the moves are sized in it. */
+  keepBy?: KeepBy | undefined;
   log?: ((line: string) => void) | undefined;
   /** The default's held-out measure, run on another thread while the self-training goes on. */
   chooseAside?: ChooseAside | undefined;
@@ -143,10 +146,10 @@ export interface CompleteOptions {
  * --keep, an eval spec's keep); unchanged for a method that does not self-train, or a fit
  * that named `keep` or `expand` itself.
  */
-export function optionsWithKeep(method: string, options: Record<string, unknown>, keep: number | undefined): Record<string, unknown> {
+export function optionsWithKeep(method: string, options: Record<string, unknown>, keep: number | undefined, keepBy?: KeepBy): Record<string, unknown> {
   // Keeping nothing or everything sizes nothing: the moves keep their default size.
   if (keep === undefined || !(keep > 0 && keep < 1) || !selfTrains(method, options) || options.keep !== undefined || options.expand !== undefined) return options;
-  return { ...options, keep };
+  return keepBy === undefined || options.keepBy !== undefined ? { ...options, keep } : { ...options, keep, keepBy };
 }
 
 /**
@@ -170,7 +173,7 @@ export async function completeModel(model: ModelFile, sample: SentenceSample, op
   }
   const embedder = named ? ({ ...named, ...local, kind: named.kind } as EmbedderSpec) : undefined;
   const asked = completionMethod(model);
-  const options = optionsWithKeep(asked.method, asked.options, opts.keep);
+  const options = optionsWithKeep(asked.method, asked.options, opts.keep, opts.keepBy);
   const fitted = await fitModel({
     method: asked.method,
     task: c.task,

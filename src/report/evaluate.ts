@@ -28,6 +28,8 @@ export interface EvaluateOptions {
   /** Writes each result's HTML report here (meant for one spec and one draw: a later result replaces an earlier one). */
   reportFile?: string;
   log?: (line: string) => void;
+  /** Lines always shown (a method skipped as unavailable). */
+  warn?: (line: string) => void;
   /** Each spec's result as it comes, in order (its report already written). */
   onResult?: (result: EvalResult, at: { draw: number; spec: number }) => void;
   /** Each draw's results and suite summary as the draw ends. */
@@ -61,6 +63,7 @@ export async function evaluateSpecs(opts: EvaluateOptions): Promise<EvaluateResu
         ...(opts.maxSentences !== undefined ? { maxSentences: opts.maxSentences } : {}),
         keepBy: opts.keepBy,
         ...(log ? { log: draws > 1 ? (line: string) => log(`draw ${d + 1}/${draws}: ${line}`) : log } : {}),
+        ...(opts.warn ? { warn: opts.warn } : {}),
       });
       results.push(result);
       if (opts.reportFile) writeFileAtomic(opts.reportFile, renderReport(result, { generated: new Date().toISOString().slice(0, 10) }));

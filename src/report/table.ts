@@ -37,7 +37,9 @@ export function formatTable(r: EvalResult): string {
     const avoided = g.avoided.map((id) => g.groups[id - 1]);
     const share = avoided.reduce((a, x) => a + (x?.share ?? 0), 0);
     const groups = g.groups.map((x, i) => `${i + 1}: ${pct(x.share)} (${pct(x.outOfDomain)} out of domain)`).join(', ');
-    const what = g.avoided.length ? `avoided group${g.avoided.length === 1 ? '' : 's'} ${g.avoided.join(', ')} (${pct(share)} of the kept text), ${g.sentences} sentences` : 'no group mostly out of domain, nothing avoided';
+    const by = g.pick === 'offered' ? ' offered by inspect' : '';
+    const none = g.pick === 'offered' ? 'inspect offered no --avoid, nothing avoided' : 'no group mostly out of domain, nothing avoided';
+    const what = g.avoided.length ? `avoided group${g.avoided.length === 1 ? '' : 's'} ${g.avoided.join(', ')}${by} (${pct(share)} of the kept text), ${g.sentences} sentences` : none;
     return [`${m.name}: the first cut kept ${pct(g.precisionCharsBefore)} ${r.inDomain} (chars) in groups ${groups}; ${what}`];
   });
   // What filter would estimate of the mix, beside the truth (cut/share-estimate.ts).
@@ -91,7 +93,7 @@ export function toJSON(r: EvalResult): Record<string, unknown> {
       at_share: m.atShare.map((c) => ({ factor: c.factor, keep: c.keep, kept_text: c.keptText, precision_chars: c.precisionChars, recall_chars: c.recallChars })),
       ...(m.taskShare ? { task_share: m.taskShare } : {}),
       ...(m.taskShareNone ? { task_share_none: m.taskShareNone } : {}),
-      ...(m.keptGroups ? { kept_groups: { groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
+      ...(m.keptGroups ? { kept_groups: { pick: m.keptGroups.pick, groups: m.keptGroups.groups, avoided: m.keptGroups.avoided, sentences: m.keptGroups.sentences, precision_chars_before: m.keptGroups.precisionCharsBefore } } : {}),
     })),
   };
 }

@@ -23,12 +23,14 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
+import { parseComponentSpec } from './component-spec.js';
+import { CLASSIFIER_DEFAULTS } from './classifier.js';
 import { FeatureCache } from './feature-cache.js';
 import { scoreFrom } from './raw-ngrams.js';
 import type { AutoChoice, CandidateFigure, ChoiceJob } from './choice.js';
 import { needGeneral, needTask } from './options.js';
 import { optionReader, type OptionDecl, type OptionOwner } from '../core/option-decl.js';
-import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy } from './self-training.js';
+import { MOVE_BY, SELF_TRAINING_DEFAULTS, selfTrain, type MoveBy, type MoveUnit } from './self-training.js';
 import { AVOID_SHARE_OPTION, avoidShareOf, avoidSide, describeAvoid } from './avoid.js';
 import { describeStyleView, STYLE_COMPONENT, STYLE_GUARD_SHARE, STYLE_MODES, withStyleView, type StyleMode } from './style-view.js';
 import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } from './artefacts.js';
@@ -63,10 +65,14 @@ export const AUTO_DEFAULTS = {
   minHeldOut: 10,
 } as const;
 
+/** The units of filter's --keep-by; the moves count tokens as bytes. */
+const KEEP_UNITS = ['bytes', 'sentences', 'tokens'] as const;
+
 /** Every option the default reads; the research knobs it leaves unset are marked experimental. */
 export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
   { name: 'rounds', type: 'int', default: SELF_TRAINING_DEFAULTS.rounds, min: 0, help: 'self-training rounds (0: none): corpus segments that score most task-like join the task side' },
   { name: 'keep', type: 'number', defaultText: "filter's --keep (0.2 with --general)", min: 0, max: 1, minOpen: true, maxOpen: true, help: 'the share you will keep, which sizes the self-training: a quarter of it per round (--keep)' },
+  { name: 'keepBy', type: 'choice', default: 'bytes', choices: KEEP_UNITS, help: "what keep counts (filter's --keep-by): the moves are sized in it (tokens as bytes)" },
   { name: 'moveBy', type: 'choice', defaultText: 'mean; consensus for a task of titles', choices: MOVE_BY, help: 'segments move by the mean of the two scorers, or only when both rank them high' },
   { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
   { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: "auto leaves function words out when the task has well under the corpus sample's share of them (titles, terse notes); keep, skip" },
@@ -86,6 +92,25 @@ export function parseCandidates(v: unknown): string[] {
   if (names.length === 0) throw new TadpoleError('TADPOLE_USAGE', `contrast: no candidates in "${String(v)}"; e.g. candidates=classifier,dsir,classifier+dsir`);
   for (const n of names) if (n.split('+').some((p) => p === 'auto' || p === 'ensemble' || p === '')) throw new TadpoleError('TADPOLE_USAGE', `contrast: invalid candidate "${n}"`);
   return names;
+}
+
+/**
+ * A candidate whose classifier parts move at most a quarter of the share kept in their own
+ * per-sentence self-training (classifier.ts `expand`), as the segment rounds do: at a keep of
+ * 20% or more the default's 5% move is unchanged; at 1% its move of 5% of the sample's
+ * sentences took mostly the domain's neighbours (docs/research.md, "Moves in the keep's unit").
+ */
+export function withMovesSized(candidate: string, keep: number | undefined): string {
+  if (keep === undefined || !(keep > 0 && keep < 1)) return candidate;
+  return candidate
+    .split('+')
+    .map((part) => {
+      const { name, options } = parseComponentSpec(part);
+      const expand = options.expand !== undefined ? Number(options.expand) : CLASSIFIER_DEFAULTS.expand;
+      if (name !== 'classifier' || options.rounds === '0' || !(expand > keep / 4)) return part;
+      return [name, ...Object.entries({ ...options, expand: String(Number((keep / 4).toPrecision(6))) }).map(([k, v]) => `${k}=${v}`)].join(':');
+    })
+    .join('+');
 }
 
 function split<T>(xs: T[], share: number, seed: number): { train: T[]; held: T[] } {
@@ -182,7 +207,10 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const asked = parseCandidates(read.string('candidates'));
   const plain = functionWords.skipped ? asked.map(withoutFunctionWords) : asked;
   const style = read.string<StyleMode>('style');
-  const candidates = withStyleView(plain, style, functionWords.skipped);
+  // The share the user will keep sizes the moves (a quarter of it per round): filter passes
+  // its --keep when it completes a model; fit takes --keep SHARE.
+  const keep = read.maybeNumber('keep');
+  const candidates = withStyleView(plain, style, functionWords.skipped).map((c) => withMovesSized(c, keep));
   if (style !== 'off') ctx.log?.(describeStyleView(style, functionWords.skipped));
   const holdout = read.number('holdout');
   let choice: AutoChoice;
@@ -224,9 +252,6 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const fitChosen = (task: string[], general: string[], seed: number) => fitCandidate(choice.chosen, task, general, seed);
   const loadOpts: LoadContext = { ...(ctx.embedder ? { embedder: ctx.embedder } : {}), seed: ctx.seed, options: {} };
   const rounds = read.number('rounds');
-  // The share the user will keep sizes the moves (a quarter of it per round): filter passes
-  // its --keep when it completes a model; fit takes --keep SHARE.
-  const keep = read.maybeNumber('keep');
   const expandGiven = read.maybeNumber('expand');
   if (expandGiven !== undefined && !(expandGiven * Math.max(1, rounds) < 1)) throw new TadpoleError('TADPOLE_USAGE', `invalid expand ${expandGiven} for method contrast: rounds x expand must stay under 1 (rounds ${rounds})`);
   const expand = expandGiven ?? (keep === undefined ? SELF_TRAINING_DEFAULTS.expand : keep / 4);
@@ -248,7 +273,9 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     }
   };
   const load = (json: SelectorJSON) => loadSelector(json, loadOpts);
-  const trainOpts = { rounds, expand, moveBy, ...(guardShare !== undefined ? { guardShare } : {}) };
+  const keepBy = read.string<(typeof KEEP_UNITS)[number]>('keepBy');
+  const unit: MoveUnit = keepBy === 'sentences' ? 'sentences' : 'bytes';
+  const trainOpts = { rounds, expand, moveBy, unit, ...(guardShare !== undefined ? { guardShare } : {}) };
   const first = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, trainOpts);
   // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
   const taskShare = await probeTaskShare(ctx, { fit: fitChosen, load }, first.firstMeans);
@@ -265,7 +292,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     } finally {
       await scorer.dispose();
     }
-    const band = boundaryBand(ctx.general, scores, ctx.generalGroups as Uint32Array, keep, ctx.seed + 17);
+    const band = boundaryBand(ctx.general, scores, ctx.generalGroups as Uint32Array, keep, ctx.seed + 17, unit);
     boundary = band.record;
     ctx.log?.(describeBoundary(band.record));
     if (band.side.length > 0) {
@@ -278,7 +305,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
-  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}), boundary: boundaryMode }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(boundary ? { boundary } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, keepBy, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}), boundary: boundaryMode }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(boundary ? { boundary } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

@@ -16,12 +16,12 @@
  * 51.8 -> 47.3%). Figures: docs/research.md, "Scarce domains".
  */
 import { avoidSide } from './avoid.js';
-import { meanOrder, segmentMeans } from './self-training.js';
+import { meanOrder, segmentMeans, unitWeights, type MoveUnit } from './self-training.js';
 
 export const BOUNDARY_DEFAULTS = {
   /** At keeps above this the boundary refit is not made (see above). */
   maxKeep: 0.025,
-  /** The band, in multiples of the keep, as a share of the sample's sentences. */
+  /** The band, in multiples of the keep, as a share of the sample's weight in the keep's unit. */
   from: 1.5,
   to: 5,
   /** The band's extra weight on the general side, as a share of the sample's. */
@@ -49,15 +49,17 @@ export function boundaryApplies(mode: BoundaryMode, keep: number | undefined): k
 }
 
 /**
- * The band: the sample's segments ranked from `from` x keep to `to` x keep of its sentences
+ * The band: the sample's segments ranked from `from` x keep to `to` x keep of its weight in the keep's unit
  * (most task-like first, by the segment mean of `scores`), and the copies of their sentences
  * that join the general side, `share` of the sample's weight, as --avoid text joins it.
  */
-export function boundaryBand(general: string[], scores: Float64Array, groups: Uint32Array, keep: number, seed: number): { side: string[]; record: BoundaryRecord } {
+export function boundaryBand(general: string[], scores: Float64Array, groups: Uint32Array, keep: number, seed: number, unit: MoveUnit = 'sentences'): { side: string[]; record: BoundaryRecord } {
   const { from, to, share } = BOUNDARY_DEFAULTS;
   const means = segmentMeans(general, scores, groups);
-  const lo = from * keep * general.length;
-  const hi = Math.min(1, to * keep) * general.length;
+  const weights = unitWeights(general, unit);
+  const total = weights.reduce((a, w) => a + w, 0);
+  const lo = from * keep * total;
+  const hi = Math.min(1, to * keep) * total;
   const band: string[] = [];
   let segments = 0;
   let seen = 0;
@@ -68,7 +70,7 @@ export function boundaryBand(general: string[], scores: Float64Array, groups: Ui
       for (const i of m.sentences) band.push(general[i] as string);
       segments++;
     }
-    seen += m.sentences.length;
+    seen += m.sentences.reduce((a, i) => a + (weights[i] as number), 0);
   }
   const record = { segments, sentences: band.length, from, to, share };
   if (band.length === 0) return { side: [], record: { ...record, used: 0, copies: 0 } };

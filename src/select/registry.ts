@@ -6,6 +6,7 @@ import { classifierSelector } from './classifier.js';
 import { linkRegistry } from './registry-link.js';
 import { distanceSelector } from './distance.js';
 import { dsirSelector } from './dsir.js';
+import { fasttextSelector } from './fasttext.js';
 import { knnTaptSelector } from './knn-tapt.js';
 import { mooreLewisSelector } from './moore-lewis.js';
 import { checkOptions, suggestNames, type OptionOwner } from '../core/option-decl.js';
@@ -13,8 +14,9 @@ import { randomSelector } from './random.js';
 import type { SelectorFactory } from './selector.js';
 import { tadpoleOwners, tadpoleSelector } from './tadpole.js';
 import { textgramSelector } from './textgram.js';
+import { tfidfSelector } from './tfidf.js';
 
-const FACTORIES: readonly SelectorFactory[] = [contrastSelector, tadpoleSelector, randomSelector, distanceSelector, knnTaptSelector, mooreLewisSelector, dsirSelector, textgramSelector, classifierSelector];
+const FACTORIES: readonly SelectorFactory[] = [contrastSelector, tadpoleSelector, randomSelector, distanceSelector, knnTaptSelector, mooreLewisSelector, dsirSelector, textgramSelector, classifierSelector, tfidfSelector, fasttextSelector];
 
 /** The method a fit runs when none is named. */
 export const DEFAULT_METHOD = 'contrast';

@@ -66,11 +66,27 @@ export interface SelfTrainingRound {
 export interface SelfTrainingRecord {
   rounds: number;
   expand: number;
+  /** What `expand` is a share of; absent in older models, whose moves counted sentences. */
+  unit?: MoveUnit;
   /** Absent in older models, fitted before it was an option: those moved by the mean. */
   moveBy?: MoveBy;
   /** False when the sample had no segments: then nothing was moved. */
   bySegments: boolean;
   moved: SelfTrainingRound[];
+}
+
+/**
+ * What a move's size counts: the unit the keep counts. A keep of bytes sized in sentences moved
+ * more than the domain held where its sentences are longer than the corpus's (documentation
+ * among manual pages: the rounds were 100%, 79%, 60%, 51% in-domain; docs/research.md, "Moves
+ * in the keep's unit"). Tokens are counted as bytes: the two are near proportional.
+ */
+export const MOVE_UNITS = ['sentences', 'bytes'] as const;
+export type MoveUnit = (typeof MOVE_UNITS)[number];
+
+/** Each sentence's weight in `unit`. */
+export function unitWeights(sentences: readonly string[], unit: MoveUnit): Float64Array {
+  return Float64Array.from(sentences, (s) => (unit === 'bytes' ? Buffer.byteLength(s, 'utf8') : 1));
 }
 
 export interface SelfTrainingHooks {
@@ -139,10 +155,13 @@ export function guardAllows(guardMeans: Map<number, { mean: number }>, share: nu
  * The rounds; `firstMeans` is the first fit's segment means of the sample (the task alone
  * against it, before any move: what share-probe.ts reads), when a round ranked by the mean.
  */
-export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy; guardShare?: number }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord; firstMeans?: Map<number, { mean: number; sentences: number[] }> }> {
+export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts: { rounds: number; expand: number; moveBy?: MoveBy; guardShare?: number; unit?: MoveUnit }): Promise<{ selector: SelectorJSON; record: SelfTrainingRecord; firstMeans?: Map<number, { mean: number; sentences: number[] }> }> {
   const moveBy = opts.moveBy ?? SELF_TRAINING_DEFAULTS.moveBy;
   const bySegments = !!ctx.generalGroups && ctx.generalGroups.length === ctx.general.length;
   const groups = ctx.generalGroups as Uint32Array;
+  const unit = opts.unit ?? 'sentences';
+  const weights = unitWeights(ctx.general, unit);
+  const total = weights.reduce((a, w) => a + w, 0);
   let selector = await hooks.fit(ctx.task, ctx.general, ctx.seed);
   let sides = { task: ctx.task, general: ctx.general };
   const moved: SelfTrainingRound[] = [];
@@ -166,17 +185,20 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
         ? consensusOrder(viewMeans)
         : meanOrder(means);
     const allowed = hooks.guard ? guardAllows(segmentMeans(ctx.general, await hooks.guard(sides.task, sides.general, ctx.seed + r), groups), opts.guardShare ?? 0.5) : undefined;
-    const want = Math.round(opts.expand * (r + 1) * ctx.general.length);
+    const want = Math.round(opts.expand * (r + 1) * total);
     const toTask = new Uint8Array(ctx.general.length);
     let n = 0;
+    let size = 0;
     let segments = 0;
     for (const g of order) {
-      if (n >= want) break;
+      if (size >= want) break;
       const m = means.get(g)!;
       if (viewMeans.some((v) => !Number.isFinite(v.get(g)!.mean))) break;
       if (allowed && !allowed.has(g)) continue;
+      const w = m.sentences.reduce((a, i) => a + (weights[i] as number), 0);
       for (const i of m.sentences) toTask[i] = 1;
       n += m.sentences.length;
+      size += w;
       segments++;
     }
     // Nothing to move, or everything: another fit would learn nothing new.
@@ -189,5 +211,5 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     sides = { task, general };
     selector = await hooks.fit(task, general, ctx.seed + r + 1);
   }
-  return { selector, record: { rounds: opts.rounds, expand: opts.expand, moveBy, bySegments, moved }, ...(firstMeans ? { firstMeans } : {}) };
+  return { selector, record: { rounds: opts.rounds, expand: opts.expand, unit, moveBy, bySegments, moved }, ...(firstMeans ? { firstMeans } : {}) };
 }

@@ -1,3 +1,4 @@
+import type { KeepBy } from '../cut/exact.js';
 import type { EmbedderSpec } from '../embed/factory.js';
 import type { SentenceSample } from '../io/sample.js';
 import type { ModelFile } from '../model/file.js';
@@ -9,6 +10,7 @@ export interface CompletionJob {
   sample: SentenceSample;
   embedder?: Partial<EmbedderSpec> | undefined;
   keep?: number | undefined;
+  keepBy?: KeepBy | undefined;
   /** The default's held-out measure runs on a thread of its own (choice-thread.ts, measuresAside). */
   measureAside?: boolean;
 }

@@ -17,7 +17,7 @@ parentPort!.once('message', (job: CompletionJob | FitJob) => {
   const log = (line: string) => post({ log: line });
   const done = 'fit' in job
     ? fitModel({ ...job.fit, chooseAside: job.fit.measureAside ? chooseOnThread : undefined, log })
-    : completeModel(job.model, job.sample, { embedder: job.embedder, keep: job.keep, chooseAside: job.measureAside ? chooseOnThread : undefined, log });
+    : completeModel(job.model, job.sample, { embedder: job.embedder, keep: job.keep, keepBy: job.keepBy, chooseAside: job.measureAside ? chooseOnThread : undefined, log });
   done
     .then((model) => post({ model }))
     .catch((err: unknown) => post({ error: { message: (err as Error).message ?? String(err), code: err instanceof TadpoleError ? err.code : undefined } }));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { TadpoleError, type TadpoleErrorCode } from '../core/errors.js';
 import type { EmbedderSpec } from '../embed/factory.js';
+import type { KeepBy } from '../cut/exact.js';
 import type { ReaderOptions } from '../io/documents.js';
 import { resolveInputs, type InputKind } from '../io/input-kind.js';
 import { defined } from '../core/defined.js';
@@ -41,6 +42,8 @@ export interface CompleteFromCorpusOptions {
   workers?: number | undefined;
   /** The share the filter keeps (sizes the default's self-training; model/complete.ts). */
   keep?: number | undefined;
+  /** The unit of `keep`, in which the self-training's moves are sized. */
+  keepBy?: KeepBy | undefined;
   /** One-line progress for a terminal: the sampling (MB, rate, ETA) and the fit (its step, seconds). */
   progress?: ((line: string) => void) | undefined;
 }
@@ -101,7 +104,7 @@ export async function completeFromKinds(model: ModelFile, inputs: readonly Input
       }
     : undefined;
   // Another thread takes the default's held-out measure while the self-training runs.
-  const completeOpts: CompleteOptions = { embedder: opts.embedder, keep: opts.keep, log: detail, chooseAside: measuresAside(opts.workers ?? 1) ? chooseOnThread : undefined };
+  const completeOpts: CompleteOptions = { embedder: opts.embedder, keep: opts.keep, keepBy: opts.keepBy, log: detail, chooseAside: measuresAside(opts.workers ?? 1) ? chooseOnThread : undefined };
   let completed: ModelFile;
   try {
     completed = fitter && opts.signal ? await completeOffThread(fitter, model, sample, completeOpts, opts.signal) : await completeModel(model, sample, completeOpts);
@@ -133,7 +136,7 @@ export function startFitter(): Fitter {
 /** completeModel on the fitter's thread; an abort terminates it and throws Interrupted. */
 function completeOffThread(fitter: Fitter, model: ModelFile, sample: SentenceSample, opts: CompleteOptions, signal: AbortSignal): Promise<ModelFile> {
   const embedder = opts.embedder ? plainData(opts.embedder) : undefined;
-  const job: CompletionJob = { model, sample, embedder, keep: opts.keep, measureAside: opts.chooseAside !== undefined };
+  const job: CompletionJob = { model, sample, embedder, keep: opts.keep, keepBy: opts.keepBy, measureAside: opts.chooseAside !== undefined };
   return fitOffThread(fitter, job, opts.log, signal);
 }
 

@@ -19,7 +19,7 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
       const groupsDir = join(dir, 'groups');
       const r = await runMain(['inspect', kept, '--task', task, '--json', '--write-groups', groupsDir]);
       expect(r.code, r.stderr).toBe(0);
-      const groups = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { group: number; share: number; unlike: number; verdict: string; taskLike: boolean; file: string });
+      const groups = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l) as { group: number; share: number; unlike: number; verdict: string; taskLike: boolean; avoid: string | null; file: string });
 
       const source = new Map<string, string>();
       for (const line of readFileSync(kept, 'utf8').split('\n')) {
@@ -51,9 +51,14 @@ describe('inspect --task on the demo kept text (built-in corpus)', () => {
       expect(report.code, report.stderr).toBe(0);
       const avoids = (report.stdout.toString().match(/to avoid it: /g) ?? []).length;
       expect(avoids).toBe(groups.filter((g) => g.verdict === 'unlike').length);
-      // Groups on topics the task lacks are offered the refit as a choice, not as "unlike".
-      const optional = (report.stdout.toString().match(/if these topics are not wanted: /g) ?? []).length;
-      expect(optional).toBe(groups.filter((g) => g.verdict === 'off-topic').length);
+      // Groups on topics the task lacks (mostly the task's own kind) get no ready refit.
+      expect(report.stdout.toString()).not.toMatch(/if these topics are not wanted/);
+      const noted = (report.stdout.toString().match(/most likely your domain on topics your task lacks/g) ?? []).length;
+      expect(noted).toBe(groups.filter((g) => g.verdict === 'off-topic').length);
+      for (const g of groups) expect(g.avoid === null).toBe(g.verdict !== 'unlike');
+      // The groups offered an --avoid come first.
+      const offered = groups.map((g) => g.verdict === 'unlike');
+      expect(offered).toEqual([...offered].sort((a, b) => Number(b) - Number(a)));
     } finally {
       cleanup();
     }

@@ -55,6 +55,19 @@ function lostSegments(runDir: string): number | undefined {
   }
 }
 
+/**
+ * One run killed with -9 at score:1, made once: the refusals below read its run directory and
+ * change nothing in it (the last one adds a lock of its own), so they share it.
+ */
+let killedOnce: { runDir: string; out: string } | undefined;
+function killedAtScore1(): { runDir: string; out: string } {
+  if (killedOnce) return killedOnce;
+  const runDir = join(dir, 'run-refusals');
+  const out = join(dir, 'out-refusals.jsonl');
+  expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+  return (killedOnce = { runDir, out });
+}
+
 describe('filter --run-dir --resume after kill -9', () => {
   it.each(['score:1', 'score:4', 'cut', 'emit:1'])('SIGKILL at %s, then --resume: output byte-identical to one uninterrupted run', async (point) => {
     const runDir = join(dir, `run-${point.replace(':', '-')}`);
@@ -128,9 +141,7 @@ describe('filter --run-dir --resume after kill -9', () => {
   });
 
   it('a different model is refused on --resume', async () => {
-    const runDir = join(dir, 'run-model');
-    const out = join(dir, 'out-model.jsonl');
-    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const { runDir, out } = killedAtScore1();
     const other = join(dir, 'other-model.json');
     writeFileSync(other, readFileSync(model, 'utf8').replace(/\n$/, ' \n'));
     const r = await runMain(['filter', '-m', other, input, '--run-dir', runDir, '-o', out, ...RUN, '--resume']);
@@ -139,9 +150,7 @@ describe('filter --run-dir --resume after kill -9', () => {
   });
 
   it('a different --doc-context is refused on --resume: the spilled segment scores were made with the old one', async () => {
-    const runDir = join(dir, 'run-doc-context');
-    const out = join(dir, 'out-doc-context.jsonl');
-    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const { runDir, out } = killedAtScore1();
     const r = await runMain(filterArgs(runDir, out, ['--resume', '--doc-context', '0']));
     expect(r.stderr).toMatch(/--doc-context was 15, now 0/);
     expect(r.code).toBe(1);
@@ -179,9 +188,7 @@ describe('filter --run-dir --resume after kill -9', () => {
   });
 
   it('a second process on the same run directory is refused while the first holds it', () => {
-    const runDir = join(dir, 'run-locked');
-    const out = join(dir, 'out-locked.jsonl');
-    expect(cli(filterArgs(runDir, out), { env: { TADPOLE_TEST_CRASH_AT: 'score:1' } }).signal).toBe('SIGKILL');
+    const { runDir, out } = killedAtScore1();
     // The killed process's lock is stale; a live holder (this test process) is not.
     writeFileSync(join(runDir, 'lock'), `${process.pid} ${hostname()}\n`);
     const r = cli(filterArgs(runDir, out, ['--resume']));

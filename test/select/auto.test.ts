@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news
     const mix = smallMix();
     const generalGroups = Uint32Array.from(mix.general, (_, i) => Math.floor(i / 5));
     const fit = (moveBy?: string) =>
-      fitModel({ method: 'auto', task: mix.task, general: mix.general, generalGroups, seed: 4, options: { candidates: 'classifier+dsir', rounds: '1', ...(moveBy ? { moveBy } : {}) } });
+      fitModel({ method: 'auto', task: mix.task, general: mix.general, generalGroups, seed: 4, options: { candidates: 'classifier+dsir', rounds: '1', keepBy: 'sentences', ...(moveBy ? { moveBy } : {}) } });
     const model = await fit('consensus');
     expect(model.selector.params).toMatchObject({ moveBy: 'consensus', rounds: 1 });
     expect((await fit()).selector.params).toMatchObject({ moveBy: 'mean' });

@@ -86,7 +86,7 @@ describe.skipIf(!HAVE_SHARED)('selectors on a small real bio-vs-news mix', () =>
 
 describe('registry', () => {
   it('lists every method from the papers, the classifier and the default, contrast (auto: its older name)', () => {
-    expect([...METHOD_NAMES].sort()).toEqual(['classifier', 'contrast', 'distance', 'dsir', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram']);
+    expect([...METHOD_NAMES].sort()).toEqual(['classifier', 'contrast', 'distance', 'dsir', 'fasttext', 'knn-tapt', 'moore-lewis', 'random', 'tadpole', 'textgram', 'tfidf']);
     expect(selectorFactory('auto')).toBe(selectorFactory('contrast'));
   });
   it('an unknown method is a usage error naming the choices, and the nearest', () => {

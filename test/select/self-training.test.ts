@@ -64,7 +64,7 @@ describe('self-training by segments', () => {
     const { fits, hooks } = wordOverlap();
     const log: string[] = [];
     const { record } = await selfTrain({ task, general, seed: 1, options: {}, log: (l) => log.push(l) }, hooks, { rounds: 2, expand: 0.1 });
-    expect(record).toEqual({ rounds: 2, expand: 0.1, moveBy: 'mean', bySegments: false, moved: [] });
+    expect(record).toEqual({ rounds: 2, expand: 0.1, unit: 'sentences', moveBy: 'mean', bySegments: false, moved: [] });
     expect(fits).toHaveLength(1);
     expect(log.join('\n')).toMatch(/self-training skipped: the general sample has no segments/);
   });

@@ -66,9 +66,9 @@ describe('the native packages are optional', () => {
     expect(knnError).toEqual([expect.stringMatching(/^tadpole fit: error: the kNN index needs hnswlib-node, an optional dependency, .*: npm install hnswlib-node/)]);
     expect(existsSync(join(tmp.dir, 'knn.json'))).toBe(false);
 
-    const model = join(tmp.dir, 'model.json');
-    const fit = run(['fit', '--task', task, '--general', corpus, '-o', model, '-q']);
-    expect(fit.status, fit.stderr).toBe(0);
+    // The model the demo fitted (without the natives) on its corpus.
+    const model = join(tmp.dir, 'demo', 'model.json');
+    expect(existsSync(model)).toBe(true);
     // Node 20 loads better-sqlite3 12 (an optional peer); Node >= 22 loads 13, an optional dependency left out here too.
     const runDir = run(['filter', '-m', model, corpus, '--run-dir', join(tmp.dir, 'run'), '-o', join(tmp.dir, 'kept.jsonl')]);
     expect(runDir.status, runDir.stderr).toBe(1);
