@@ -70,7 +70,7 @@ export { chooseOnThread, measuresAside } from './threads/choice-thread.js';
 export { fitStep, PhaseProgress, readingProgress } from './passes/progress.js';
 export { fitModelFile, type FitModelFileOptions, type FitModelFileResult } from './commands/fit.js';
 
-export { groupText, type GroupOptions, type TextGroup } from './inspect/groups.js';
+export { groupText, OFFER_MIN_SHARE, offersAvoid, type GroupOptions, type TextGroup } from './inspect/groups.js';
 export { sphericalKMeans, type KMeansResult } from './inspect/kmeans.js';
 export { rarer, taskWords, type TaskWords } from './inspect/task-words.js';
 export { inspectText, type InspectOptions, type InspectResult, type InspectedGroup } from './commands/inspect.js';

@@ -67,12 +67,12 @@ describe('library API (the README example)', () => {
     // those scripts import dist/<path>.js directly.
     expect(Object.keys(api).sort()).toEqual([
       'DEFAULT_DOC_CONTEXT', 'DEFAULT_KEEP_BY', 'DEFAULT_MAX_DOC_BYTES', 'DEFAULT_READER', 'DETECTOR_HELP', 'DETECTOR_NAMES', 'EXIT', 'HashEmbedder', 'Ledger', 'MAX_WRAPPED_LENGTH',
-      'METHOD_NAMES', 'PhaseProgress', 'ReadCounters', 'Rng', 'SAMPLE_FULL_KEEP', 'SELF_TRAINING_DEFAULTS', 'SHARDS_ENV', 'STDIN', 'ScoreSketch', 'Sink', 'TadpoleError', 'auroc', 'autoChoiceOf',
+      'METHOD_NAMES', 'OFFER_MIN_SHARE', 'PhaseProgress', 'ReadCounters', 'Rng', 'SAMPLE_FULL_KEEP', 'SELF_TRAINING_DEFAULTS', 'SHARDS_ENV', 'STDIN', 'ScoreSketch', 'Sink', 'TadpoleError', 'auroc', 'autoChoiceOf',
       'averagePrecision', 'avoidShareOf', 'avoidTarget', 'checkAvoid', 'checkDeferredOptions', 'checkFilterOptions', 'checkMethodOptions', 'checkOutputCompression', 'chooseOnThread',
       'completeFromCorpus', 'completeModel', 'completesFromCorpus', 'createDetector', 'createEmbedder', 'cutStage', 'defaultEngine', 'defaultEngineWith', 'defaultWorkers', 'deferFit',
       'describeHeldOut', 'describeModel', 'describeRun', 'describeTaskShare', 'detectorFromJSON', 'emitStage', 'evaluateSpecs', 'exactCut', 'expandInputs', 'explainFit', 'fileSha256', 'fitModel', 'fitModelFile', 'fitStep',
       'formatRankTable', 'formatSuite', 'formatTable', 'groupText', 'hubEndpoint', 'inspectText', 'isKept', 'listCachedModels', 'listModelCache', 'loadSpec', 'measuresAside', 'methodHelp', 'methodOwners', 'modelsRoot',
-      'needsCompletion', 'onStaleTemps', 'openScorer', 'ownOutputInputs', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
+      'needsCompletion', 'offersAvoid', 'onStaleTemps', 'openScorer', 'ownOutputInputs', 'parseShard', 'pullModel', 'rankDetectors', 'rankOnTask', 'rarer', 'readCut', 'readDocuments', 'readModel', 'readSentences', 'readingProgress', 'recordedKeepBy',
       'refuseReadOnce', 'renderReport', 'resolveFormat', 'resolveInputs', 'resolveMethod', 'runDemo', 'runEval', 'runFilter', 'sampleSentences', 'sampleSentencesOn',
       'sampleSizeFor', 'scoreCorpus', 'segmentBounds', 'segmentScores', 'selectKeptInMemory', 'selectorFactory', 'selfTrains', 'shardFromLauncher', 'showModel', 'sphericalKMeans', 'splitDocuments', 'splitSentences', 'statOrUndefined',
       'summarizeDraws', 'summarizeModel', 'summarizeSuite', 'taskWords', 'toJSON', 'validateModel', 'workersFor', 'writeFileAtomic', 'writeModel', 'writeScoreRecords',

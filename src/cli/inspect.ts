@@ -7,7 +7,7 @@ import { STDIN } from '../io/input.js';
 import { expandInputs } from '../io/inputs/expand.js';
 import { Sink } from '../io/sink.js';
 import { type InspectedGroup, inspectText } from '../commands/inspect.js';
-import { offersAvoid } from '../inspect/groups.js';
+import { OFFER_MIN_SHARE, offersAvoid } from '../inspect/groups.js';
 
 const spec: CommandSpec = {
   name: 'inspect',
@@ -48,8 +48,6 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A group of another kind of text than the task (groups.ts `verdict`): the one kind offered an --avoid. */
-const isUnlike = offersAvoid;
 
 /** The refit that avoids a group, with the group's file (or where --write-groups would put it). */
 function avoidCommand(taskFiles: readonly string[], file: string): string {
@@ -59,7 +57,7 @@ function avoidCommand(taskFiles: readonly string[], file: string): string {
 function verdict(g: InspectedGroup): string {
   const words = typeof g.rarer === 'number' ? `its words are ${g.rarer.toFixed(1)}x as rare under the task's word frequencies as the task's own text's` : 'no content words';
   const pieces = `${Math.round(100 * (g.unlike ?? 0))}% of it in pieces less like the task than nearly all of the task's own`;
-  if (isUnlike(g)) return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
+  if (g.verdict === 'unlike') return `  UNLIKE the task: ${words}; ${pieces}; and it is written unlike nearly all of the task's own (its function words)`;
   if (g.verdict === 'off-topic') return `  task-like, on topics the task lacks: ${words}; ${pieces}; but written as the task is (its function words)`;
   return `  task-like: ${words}; ${pieces}`;
 }
@@ -69,7 +67,8 @@ function report(g: InspectedGroup, task: { files: readonly string[] } | undefine
   const lines = [head, `  words: ${g.words.length ? g.words.join(', ') : '(none frequent enough)'}`];
   if (task) lines.push(verdict(g));
   for (const e of g.examples) lines.push(`  > ${e}`);
-  if (task && isUnlike(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
+  if (task && offersAvoid(g)) lines.push(`  to avoid it: ${avoidCommand(task.files, file)}`);
+  else if (task && g.verdict === 'unlike') lines.push(`  under ${100 * OFFER_MIN_SHARE}% of the text: too little to be worth a refit`);
   // No ready command: such a group was mostly the task's own kind of text (groups.ts offersAvoid).
   else if (task && g.verdict === 'off-topic') lines.push('  most likely your domain on topics your task lacks: keep it, unless you know these topics are not wanted');
   return lines.join('\n');
@@ -114,7 +113,7 @@ export const command: Command = {
     const sink = Sink.toStream(io.stdout);
     if (bool(args, 'json')) {
       for (const [i, g] of found.entries()) {
-        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: g.rarer ?? null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: !isUnlike(g), avoid: isUnlike(g) ? avoidCommand(taskFiles, groupFile(g)) : null } : {};
+        const byTask = task ? { taskShare: g.referenceShare ?? 0, rarer: g.rarer ?? null, unlike: g.unlike ?? 0, verdict: g.verdict, taskLike: g.verdict !== 'unlike', avoid: offersAvoid(g) ? avoidCommand(taskFiles, groupFile(g)) : null } : {};
         const out = { group: g.id, share: g.share, pieces: g.pieces, sentences: g.sentences.length, words: g.words, examples: g.examples, ...byTask, ...(outDir ? { file: files[i] } : {}) };
         await sink.write(JSON.stringify(out) + '\n');
       }
@@ -122,12 +121,12 @@ export const command: Command = {
       const from = done.sampler === 'seek' ? 'a seeded sample seeked from the input' : done.sentences < size ? 'all of it' : 'a seeded sample';
       await sink.write(`${count(done.sentences, 'sentence')} in ${count(pieces, 'piece')} (${from}), ${count(found.length, 'group')}${task ? `; ${count(done.taskSentences as number, 'task sentence')} placed among them` : ''}\n`);
       if (task) {
-        const off = found.filter(isUnlike);
+        const off = found.filter((g) => g.verdict === 'unlike');
         const share = off.reduce((a, g) => a + g.share, 0);
         const topics = found.filter((g) => g.verdict === 'off-topic');
         const elsewhere = topics.length ? `; ${count(topics.length, 'group')} (${(100 * topics.reduce((a, g) => a + g.share, 0)).toFixed(1)}% of the text) written as the task is, on topics it lacks` : '';
         await sink.write(off.length ? `least task-like first: ${count(off.length, 'group')} (${(100 * share).toFixed(1)}% of the text) unlike the task${elsewhere}\n` : `least task-like first: no group is another kind of text than the task${elsewhere}\n`);
-        if (off.length && !outDir) await sink.write('write the groups with --write-groups DIR to run the --avoid commands below\n');
+        if (found.some(offersAvoid) && !outDir) await sink.write('write the groups with --write-groups DIR to run the --avoid commands below\n');
       }
       for (const g of found) await sink.write(`\n${report(g, task ? { files: taskFiles } : undefined, groupFile(g))}\n`);
     }

@@ -14,8 +14,8 @@ import type { EvalEngine } from './engine.js';
 import type { KeptGroupsSpec } from './kept-groups-spec.js';
 
 export interface KeptGroupsPick {
-  /** Each group's share of the kept text and the out-of-domain share of its characters, largest first. */
-  groups: Array<{ share: number; outOfDomain: number }>;
+  /** Each group's share of the kept text, the out-of-domain share of its characters and (with the task) the share of the task's sentences nearest it, largest first. */
+  groups: Array<{ share: number; outOfDomain: number; taskShare?: number }>;
   /** 1-based ids of the groups avoided. */
   avoided: number[];
   /** The sentences passed to the refit as text to avoid. */
@@ -59,11 +59,11 @@ export function pickKeptGroups(sentences: readonly string[], seg: { weights: Flo
     at += n;
   }
   if (text.length === 0) return { groups: [], avoided: [], avoid: [] };
-  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0, ...(task?.length ? { taskWords: taskWords(task, seed) } : {}), ...(spec.likeGroups !== undefined ? { likeGroups: spec.likeGroups } : {}) });
+  const groups = groupText(text, piece, { groups: spec.groups, seed, examples: 0, words: 0, ...(task?.length ? { taskWords: taskWords(task, seed), reference: task } : {}), ...(spec.likeGroups !== undefined ? { likeGroups: spec.likeGroups } : {}) });
   const summary = groups.map((g) => {
     let out = 0;
     for (const k of g.indices) if (!inDomain[k]) out += (text[k] as string).length;
-    return { share: g.share, outOfDomain: g.chars > 0 ? out / g.chars : 0 };
+    return { share: g.share, outOfDomain: g.chars > 0 ? out / g.chars : 0, ...(g.referenceShare !== undefined ? { taskShare: g.referenceShare } : {}) };
   });
   const avoided = spec.pick === 'offered' ? groups.filter(offersAvoid) : groups.filter((_, i) => (summary[i]?.outOfDomain ?? 0) >= spec.outOfDomain);
   const pool = avoided.flatMap((g) => g.sentences);

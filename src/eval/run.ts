@@ -46,7 +46,7 @@ export interface MethodResult {
    * of their characters), the ids avoided, how many sentences, and the first cut's in-domain
    * share of kept characters. The other fields are the refit's.
    */
-  keptGroups?: { pick: KeptGroupsPicker; groups: Array<{ share: number; outOfDomain: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
+  keptGroups?: { pick: KeptGroupsPicker; groups: Array<{ share: number; outOfDomain: number; taskShare?: number }>; avoided: number[]; sentences: number; precisionCharsBefore: number };
   /** With `avoid`: the sentences of text to avoid given to the fit. */
   avoidSentences?: number;
   /** The same fit and scores cut at 0.5x, 1x and 2x the in-domain share of the sentences scored. */

@@ -10,6 +10,8 @@ import { TadpoleError } from '../core/errors.js';
 import { Lsa } from '../select/lsa.js';
 import { sphericalKMeans, type KMeansResult } from './kmeans.js';
 import { wordsOf, type TaskWords } from './task-words.js';
+import { functionWordShare } from '../text/function-words.js';
+import { TELEGRAPHIC_DEFAULTS } from '../select/telegraphic.js';
 
 export interface GroupOptions {
   /** Groups wanted (fewer when there are fewer pieces, or a cluster empties). */
@@ -78,6 +80,9 @@ export interface TextGroup {
  * groups one of them would, on the task's own kind of text (the demo's kept abstracts did).
  */
 const UNLIKE_MIN_PIECES = 3;
+
+/** Over this share of the text called unlike the task, nothing is: the task's form is what differs. */
+const MAX_UNLIKE_SHARE = 0.5;
 
 /** An example longer than this is cut with an ellipsis: a line of the report, not a page. */
 const EXAMPLE_CHARS = 160;
@@ -177,6 +182,10 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
     const tw = opts.taskWords;
     unlike = Uint8Array.from(own, (ss) => (tw.surpriseOf(ss) > tw.threshold ? 1 : 0));
   }
+  // A telegraphic task (titles, terse notes: well under the text's share of function words) is
+  // written unlike any running text, so its style says nothing of a group's kind: no group is
+  // called unlike it (on three title mixes every group was, 0-100% out of domain).
+  const telegraphic = opts.taskWords !== undefined && opts.taskWords.functionWords < TELEGRAPHIC_DEFAULTS.ratio * functionWordShare(sentences);
   const { assign, similarity, centroids } = cluster(sentences, pieceOf, whole, n, opts.groups, opts.seed, unlike, opts.likeGroups ?? Math.max(1, Math.floor(opts.groups / 2)));
   const k0 = centroids.length / d;
   const referenceCount = new Float64Array(k0);
@@ -247,7 +256,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         const share = chars > 0 ? offChars / chars : 0;
         // The group's style as a whole against the task's pieces': pooled, it varies less than one piece's, so over their THRESHOLD_QUANTILE is by a margin.
         const style = tw.styleOf(own);
-        const otherKind = style > tw.styleThreshold && groupPieces.length >= UNLIKE_MIN_PIECES;
+        const otherKind = !telegraphic && style > tw.styleThreshold && groupPieces.length >= UNLIKE_MIN_PIECES;
         byTask = { surprise: tw.surpriseOf(own), unlike: share, style, verdict: share < 0.5 ? 'task-like' : otherKind ? 'unlike' : 'off-topic' };
       }
       let meanScore: number | undefined;
@@ -266,8 +275,12 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
         ...(byTask ?? {}),
       };
     })
-    .filter((g) => g.sentences.length > 0)
-    .sort((a, b) => (opts.taskWords ? leastTaskLike(a, b) : 0) || b.chars - a.chars || b.pieces - a.pieces);
+    .filter((g) => g.sentences.length > 0);
+  // Most of the text unlike the task: it is the task that is written unlike it (a task of
+  // questions against the abstracts that answer them: six groups, 72% of the kept text, 0-43% out
+  // of domain), and the verdict reads the task's form, not the text's kind.
+  if (groups.reduce((a, g) => a + (g.verdict === 'unlike' ? g.share : 0), 0) > MAX_UNLIKE_SHARE) for (const g of groups) if (g.verdict === 'unlike') g.verdict = 'off-topic';
+  groups.sort((a, b) => (opts.taskWords ? leastTaskLike(a, b) : 0) || b.chars - a.chars || b.pieces - a.pieces);
   groups.forEach((g, i) => (g.id = i + 1));
   return groups;
 }
@@ -279,15 +292,22 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
  * first such group was 92% in-domain, and avoiding every offered group lowered the kept text's
  * in-domain share 69.0 -> 59.4% (docs/research.md, "What inspect offers").
  */
-export function offersAvoid(g: Pick<TextGroup, 'verdict'>): boolean {
-  return g.verdict === 'unlike';
+export function offersAvoid(g: Pick<TextGroup, 'verdict' | 'share'>): boolean {
+  return g.verdict === 'unlike' && g.share >= OFFER_MIN_SHARE;
 }
+
+/**
+ * The smallest group offered an --avoid: a refit moves the kept text's in-domain share by up to
+ * a point by itself, which a group under 1% of the text cannot pay for (groups of 0.1-0.9%
+ * avoided, 100% out of domain, lowered it by up to 0.9 point: docs/research.md).
+ */
+export const OFFER_MIN_SHARE = 0.01;
 
 /**
  * Least task-like first: the groups with an --avoid offered before the rest, then by the
  * surprise of their words to the task (a group without content words last).
  */
-function leastTaskLike(a: Pick<TextGroup, 'verdict' | 'surprise'>, b: Pick<TextGroup, 'verdict' | 'surprise'>): number {
+function leastTaskLike(a: Pick<TextGroup, 'verdict' | 'share' | 'surprise'>, b: Pick<TextGroup, 'verdict' | 'share' | 'surprise'>): number {
   const offered = Number(offersAvoid(b)) - Number(offersAvoid(a));
   if (offered !== 0) return offered;
   const x = Number.isFinite(a.surprise) ? (a.surprise as number) : -Infinity;

@@ -20,7 +20,7 @@
  * words are rare and its style, as a whole, is beyond the task's pieces' too (groups.ts `verdict`).
  */
 import { Rng } from '../core/rng.js';
-import { FUNCTION_WORDS } from '../text/function-words.js';
+import { FUNCTION_WORDS, functionWordShare } from '../text/function-words.js';
 
 const WORD = /\p{L}[\p{L}\p{N}'’-]*/gu;
 const SKIP = new Set(FUNCTION_WORDS);
@@ -57,6 +57,8 @@ export interface TaskWords {
   styleOf(sentences: Iterable<string>): number;
   /** Over this a piece is written unlike the task (THRESHOLD_QUANTILE of the task's own pieces' styleOf). */
   styleThreshold: number;
+  /** The share of the task's words that are function words (text/function-words.ts). */
+  functionWords: number;
 }
 
 const ANY_WORD = /\p{L}[\p{L}\p{N}'’-]*|\p{N}+/gu;
@@ -143,5 +145,5 @@ export function taskWords(task: readonly string[], seed: number): TaskWords {
   const rest = (order.length > half ? order.slice(half) : order).map((i) => task[i] as string);
   const content = unigram(fit, rest, wordsOf, VOCABULARY);
   const style = unigram(fit, rest, styleTokens, FUNCTION_WORDS.length + 1, true);
-  return { surpriseOf: content.of, heldOut: content.heldOut, threshold: content.threshold, styleOf: style.of, styleThreshold: style.threshold };
+  return { surpriseOf: content.of, heldOut: content.heldOut, threshold: content.threshold, styleOf: style.of, styleThreshold: style.threshold, functionWords: functionWordShare(task) };
 }

@@ -137,10 +137,13 @@ export function describeModel(model: ModelFile | ModelSummary, how: DescribeOpti
   if (s.selfTraining) {
     const t = s.selfTraining;
     const moves = t.moved.map((m, i) => `round ${i + 1}: ${m.segments} segments (${m.sentences} sentences)`).join('; ');
+    const of = `${t.expand} of the sample${t.unit === 'bytes' ? "'s bytes" : ''}`;
     lines.push(
-      t.bySegments
-        ? `self-training: ${t.rounds} rounds of ${t.expand} of the sample, moved by ${t.moveBy ?? 'mean'}${moves ? `: ${moves}` : ': nothing moved'}`
-        : 'self-training: skipped (the general sample had no segments)',
+      !t.bySegments
+        ? 'self-training: skipped (the general sample had no segments)'
+        : t.skipped
+          ? `self-training: skipped: ${t.skipped}`
+          : `self-training: ${t.rounds} rounds of ${of}, moved by ${t.moveBy ?? 'mean'}${moves ? `: ${moves}` : ': nothing moved'}`,
     );
   }
   if (s.boundary) lines.push(describeBoundary(s.boundary));

@@ -63,7 +63,25 @@ export const AUTO_DEFAULTS = {
   warnBelow: 0.7,
   /** Fewer held-out task sentences than this make the AUROC too noisy to use (±0.1 at 10). */
   minHeldOut: 10,
+  /**
+   * selfTrain=auto: no self-training when the median held-out task sentence ranks past this
+   * share of the keep among held-out corpus sentences. There the moves, sized by the keep, take
+   * text the model cannot tell from the task's neighbours, and each round teaches it its own
+   * mistakes (documentation at 1-4% among other technical text: every round lost precision,
+   * 67.7 -> 51.8% on Git's); where self-training helps the task's median sits far inside the keep
+   * (docs/research.md, "A gate on self-training").
+   */
+  gate: 1 / 5,
+  /**
+   * The gate applies to keeps up to this share. A larger keep may be a small part of a plentiful
+   * domain, whose own text then outranks the task's median without any drift (half biomedical
+   * abstracts at a keep of 20%: the gate would have closed on a self-training that helps).
+   */
+  gateMaxKeep: 0.05,
 } as const;
+
+/** Whether the self-training is gated by where the held-out task ranks (AUTO_DEFAULTS.gate). */
+const SELF_TRAIN_MODES = ['auto', 'always'] as const;
 
 /** The units of filter's --keep-by; the moves count tokens as bytes. */
 const KEEP_UNITS = ['bytes', 'sentences', 'tokens'] as const;
@@ -73,6 +91,7 @@ export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
   { name: 'rounds', type: 'int', default: SELF_TRAINING_DEFAULTS.rounds, min: 0, help: 'self-training rounds (0: none): corpus segments that score most task-like join the task side' },
   { name: 'keep', type: 'number', defaultText: "filter's --keep (0.2 with --general)", min: 0, max: 1, minOpen: true, maxOpen: true, help: 'the share you will keep, which sizes the self-training: a quarter of it per round (--keep)' },
   { name: 'keepBy', type: 'choice', default: 'bytes', choices: KEEP_UNITS, help: "what keep counts (filter's --keep-by): the moves are sized in it (tokens as bytes)" },
+  { name: 'selfTrain', type: 'choice', default: 'auto', choices: SELF_TRAIN_MODES, help: "auto: at a keep of 5% or less, no self-training where the task's own held-out text ranks past a fifth of the keep (the moves would drift); always" },
   { name: 'moveBy', type: 'choice', defaultText: 'mean; consensus for a task of titles', choices: MOVE_BY, help: 'segments move by the mean of the two scorers, or only when both rank them high' },
   { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
   { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: "auto leaves function words out when the task has well under the corpus sample's share of them (titles, terse notes); keep, skip" },
@@ -99,16 +118,18 @@ export function parseCandidates(v: unknown): string[] {
  * per-sentence self-training (classifier.ts `expand`), as the segment rounds do: at a keep of
  * 20% or more the default's 5% move is unchanged; at 1% its move of 5% of the sample's
  * sentences took mostly the domain's neighbours (docs/research.md, "Moves in the keep's unit").
+ * A keep of 0: no move at all (rounds=0).
  */
 export function withMovesSized(candidate: string, keep: number | undefined): string {
-  if (keep === undefined || !(keep > 0 && keep < 1)) return candidate;
+  if (keep === undefined || !(keep >= 0 && keep < 1)) return candidate;
   return candidate
     .split('+')
     .map((part) => {
       const { name, options } = parseComponentSpec(part);
       const expand = options.expand !== undefined ? Number(options.expand) : CLASSIFIER_DEFAULTS.expand;
       if (name !== 'classifier' || options.rounds === '0' || !(expand > keep / 4)) return part;
-      return [name, ...Object.entries({ ...options, expand: String(Number((keep / 4).toPrecision(6))) }).map(([k, v]) => `${k}=${v}`)].join(':');
+      const sized = keep === 0 ? { ...options, rounds: '0' } : { ...options, expand: String(Number((keep / 4).toPrecision(6))) };
+      return [name, ...Object.entries(sized).map(([k, v]) => `${k}=${v}`)].join(':');
     })
     .join('+');
 }
@@ -134,6 +155,16 @@ async function heldOutScores(name: string, ctx: FitContext, train: { task: strin
   }
 }
 
+/** Of held-out scores (task first, then general), the share of the general below the task's median. */
+function taskMedianRank(scores: Float64Array, tasks: number): number {
+  const task = Array.from(scores.subarray(0, tasks)).sort((a, b) => a - b);
+  const median = task[Math.floor(task.length / 2)] as number;
+  const general = scores.subarray(tasks);
+  let below = 0;
+  for (const s of general) if (s < median) below++;
+  return general.length > 0 ? below / general.length : 0;
+}
+
 /** Measure every candidate on held-out data; the best one (ties: the earlier listed). */
 export async function chooseCandidate(ctx: FitContext, candidates: string[], holdout: number): Promise<AutoChoice> {
   const t = split(ctx.task, holdout, ctx.seed + 11);
@@ -157,7 +188,7 @@ export async function chooseCandidate(ctx: FitContext, candidates: string[], hol
         for (let i = 0; i < s.length; i++) scores[i] = (scores[i] as number) + ((s[i] as number) - mean) / std;
       }
     }
-    figures.push({ name: cand, auroc: auroc(scores, labels) });
+    figures.push({ name: cand, auroc: auroc(scores, labels), taskMedianRank: taskMedianRank(scores, t.held.length) });
   }
   let best = figures[0] as CandidateFigure;
   for (const f of figures) if (f.auroc > best.auroc) best = f;
@@ -210,7 +241,8 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   // The share the user will keep sizes the moves (a quarter of it per round): filter passes
   // its --keep when it completes a model; fit takes --keep SHARE.
   const keep = read.maybeNumber('keep');
-  const candidates = withStyleView(plain, style, functionWords.skipped).map((c) => withMovesSized(c, keep));
+  const unsized = withStyleView(plain, style, functionWords.skipped);
+  const candidates = unsized.map((c) => withMovesSized(c, keep));
   if (style !== 'off') ctx.log?.(describeStyleView(style, functionWords.skipped));
   const holdout = read.number('holdout');
   let choice: AutoChoice;
@@ -276,15 +308,30 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const keepBy = read.string<(typeof KEEP_UNITS)[number]>('keepBy');
   const unit: MoveUnit = keepBy === 'sentences' ? 'sentences' : 'bytes';
   const trainOpts = { rounds, expand, moveBy, unit, ...(guardShare !== undefined ? { guardShare } : {}) };
-  const first = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}) }, trainOpts);
-  // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts).
-  const taskShare = await probeTaskShare(ctx, { fit: fitChosen, load }, first.firstMeans);
+  // The gate needs the held-out measure: when it runs aside, the first fit goes on meanwhile.
+  const gated = read.string<(typeof SELF_TRAIN_MODES)[number]>('selfTrain') === 'auto';
+  const proceed = async (): Promise<string | undefined> => {
+    const measure = measured ? await measured : choice;
+    const figure = measure.candidates.find((f) => f.name === measure.chosen);
+    const share = keep;
+    if (share === undefined || share > AUTO_DEFAULTS.gateMaxKeep) return undefined;
+    if (figure?.taskMedianRank === undefined || !(figure.taskMedianRank > AUTO_DEFAULTS.gate * share)) return undefined;
+    return `the task's held-out median sentence ranks past ${(100 * figure.taskMedianRank).toFixed(2)}% of held-out corpus sentences, more than a fifth of the ${(100 * share).toFixed(2)}% kept: moves sized by the keep would take text the model cannot tell from the task's (--option selfTrain=always to self-train anyway)`;
+  };
+  const first = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}), ...(gated ? { proceed } : {}) }, trainOpts);
+  // Gated: the pair without the classifier's own per-sentence move either (one more fit).
+  if (first.record.skipped) first.selector = await fitCandidate(withMovesSized(choice.chosen, 0), ctx.task, ctx.general, ctx.seed);
+  // How much of the corpus looks like the task, from fits the keep does not size (share-probe.ts):
+  // the chosen candidate as asked, before the keep sized its classifier's move.
+  const asAsked = unsized[candidates.indexOf(choice.chosen)] ?? choice.chosen;
+  const fitAsAsked = (task: string[], general: string[], seed: number) => fitCandidate(asAsked, task, general, seed);
+  const taskShare = await probeTaskShare(ctx, { fit: fitAsAsked, load }, asAsked === choice.chosen ? first.firstMeans : undefined);
   ctx.log?.(describeTaskShare(taskShare, 'the general sample'));
   // Where the keep is small, a second self-training weighs the text just past it (boundary.ts).
   let { selector, record } = first;
   let boundary: BoundaryRecord | undefined;
   const boundaryMode = read.string<BoundaryMode>('boundary');
-  if (record.bySegments && boundaryApplies(boundaryMode, keep)) {
+  if (record.bySegments && !record.skipped && boundaryApplies(boundaryMode, keep)) {
     const scorer = await load(selector);
     let scores: Float64Array;
     try {
@@ -305,7 +352,7 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     ctx.log?.(describeChoice(choice));
     if (choice.warning) ctx.log?.(`warning: ${choice.warning}`);
   }
-  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, keepBy, moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}), boundary: boundaryMode }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(boundary ? { boundary } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
+  return { method: 'contrast', params: { candidates, holdout, chosen: choice.chosen, rounds, expand, keepBy, selfTrain: gated ? 'auto' : 'always', moveBy, style, ...(guardShare !== undefined ? { guardShare } : {}), ...(keep !== undefined ? { keep } : {}), boundary: boundaryMode }, state: { choice, functionWords, selector, selfTraining: record, taskShare, ...(boundary ? { boundary } : {}), ...(avoid ? { avoid: avoid.record } : {}), ...(artefacts.length > 0 ? { artefacts } : {}) } };
 }
 
 export async function loadAuto(state: Record<string, unknown>, ctx: LoadContext): Promise<SentenceScorer> {

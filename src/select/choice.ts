@@ -6,6 +6,11 @@ export interface CandidateFigure {
   name: string;
   /** Held-out AUROC: P(a held-out corpus sentence scores above a held-out task sentence). */
   auroc: number;
+  /**
+   * The share of held-out corpus sentences that score more task-like than the median held-out
+   * task sentence: where in the corpus the task's own text ranks. Absent in older models.
+   */
+  taskMedianRank?: number;
 }
 
 export interface AutoChoice {

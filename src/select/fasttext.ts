@@ -248,7 +248,7 @@ export function openFasttext(model: Buffer): SentenceScorer {
 
 export const fasttextSelector: SelectorFactory = {
   method: 'fasttext',
-  summary: 'peer: supervised fastText, task vs general, word bigrams (DCLM recipe; needs the fasttext program)',
+  summary: 'peer: supervised fastText, word bigrams (DCLM recipe; needs the fasttext program)',
   explain: 'fasttext: DCLM\'s quality classifier, supervised fastText on word unigrams and bigrams, task\nsentences (__label__hq) against the general sample (__label__cc); a sentence scores by its\nodds of hq. Runs the fasttext program (apt-get install fasttext, or TADPOLE_FASTTEXT=PATH).',
   options: FASTTEXT_OPTIONS,
   needsEmbedder: false,

@@ -73,6 +73,8 @@ export interface SelfTrainingRecord {
   /** False when the sample had no segments: then nothing was moved. */
   bySegments: boolean;
   moved: SelfTrainingRound[];
+  /** Why no round was made although rounds were asked for (the gate of the caller: auto.ts). */
+  skipped?: string;
 }
 
 /**
@@ -101,6 +103,11 @@ export interface SelfTrainingHooks {
    * moved, however task-like the selector finds it.
    */
   guard?(task: string[], general: string[], seed: number): Promise<Float64Array>;
+  /**
+   * Asked once, after the first fit and before the first move: a reason not to move at all
+   * (then the first fit is the result), or undefined to go on.
+   */
+  proceed?(): Promise<string | undefined>;
 }
 
 /** Length-weighted mean score of each segment of the sample, by segment id. */
@@ -167,7 +174,9 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
   const moved: SelfTrainingRound[] = [];
   let firstMeans: Map<number, { mean: number; sentences: number[] }> | undefined;
   if (!bySegments && opts.rounds > 0) ctx.log?.('self-training skipped: the general sample has no segments (draw it with sampleSentences, as fit and filter do)');
-  for (let r = 0; bySegments && r < opts.rounds; r++) {
+  const skipped = bySegments && opts.rounds > 0 && hooks.proceed ? await hooks.proceed() : undefined;
+  if (skipped) ctx.log?.(`self-training skipped: ${skipped}`);
+  for (let r = 0; bySegments && !skipped && r < opts.rounds; r++) {
     const scorer = await hooks.load(selector);
     let views: Float64Array[];
     try {
@@ -207,9 +216,10 @@ export async function selfTrain(ctx: FitContext, hooks: SelfTrainingHooks, opts:
     const general: string[] = [];
     ctx.general.forEach((s, i) => (toTask[i] ? task : general).push(s));
     moved.push({ segments, sentences: n });
-    ctx.log?.(`self-training round ${r + 1}: ${segments} sample segments (${n} sentences) taken as task text`);
+    const ofBytes = unit === 'bytes' ? `, ${((100 * size) / total).toFixed(1)}% of the sample's bytes` : '';
+    ctx.log?.(`self-training round ${r + 1}: ${segments} sample segments (${n} sentences${ofBytes}) taken as task text`);
     sides = { task, general };
     selector = await hooks.fit(task, general, ctx.seed + r + 1);
   }
-  return { selector, record: { rounds: opts.rounds, expand: opts.expand, unit, moveBy, bySegments, moved }, ...(firstMeans ? { firstMeans } : {}) };
+  return { selector, record: { rounds: opts.rounds, expand: opts.expand, unit, moveBy, bySegments, moved, ...(skipped ? { skipped } : {}) }, ...(firstMeans ? { firstMeans } : {}) };
 }

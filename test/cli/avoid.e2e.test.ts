@@ -34,9 +34,12 @@ describe.skipIf(!sharedDir())('fit --avoid (real text)', () => {
       expect(avoided.model.counts).toMatchObject({ avoidFiles: [avoid] });
       expect(avoided.model.counts.avoidSentences).toBeGreaterThan(50);
       expect(avoided.model.selector.state.avoid).toMatchObject({ share: AVOID_DEFAULTS.share, sentences: avoided.model.counts.avoidSentences });
-      expect(avoided.share['forum-sport'] ?? 0).toBeLessThan((plain.share['forum-sport'] ?? 0) - 0.1);
-      // Keeping 20% of the text (the default unit), BBC sport went from 42.9% to 52.7% of it here.
-      expect(avoided.share.sport ?? 0).toBeGreaterThan((plain.share.sport ?? 0) + 0.05);
+      console.log('SHARES', JSON.stringify(plain.share), JSON.stringify(avoided.share));
+      // Keeping 20% of the text, the moves sized in bytes (the default unit), the Usenet posts went
+      // from 50.3% to 45.8% of it here and BBC sport from 47.1% to 49.1% (moves sized in sentences:
+      // 52.6% -> 40.3%, 42.9% -> 52.7%; docs/research.md, "Scarce technical text").
+      expect(avoided.share['forum-sport'] ?? 0).toBeLessThan((plain.share['forum-sport'] ?? 0) - 0.03);
+      expect(avoided.share.sport ?? 0).toBeGreaterThan((plain.share.sport ?? 0) + 0.01);
     } finally {
       cleanup();
     }

@@ -149,10 +149,10 @@ describe('the default method without --general', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/completing contrast from the corpus: 2000 sentences/);
     expect(bioShare(r.stdout)).toBeGreaterThan(0.9);
-    // The default self-trains by the sample's segments, a quarter of --keep per round (20%: 5% = 100 of 2000 sentences).
-    expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(1\d\d sentences\) taken as task text/);
+    // The default self-trains by the sample's segments, a quarter of --keep per round (20%: 5% of the sample's bytes, whole segments).
+    expect(r.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences, [56]\.\d% of the sample's bytes\) taken as task text/);
     const k = await runMain(['filter', '-m', m, corpus, '--keep', '0.4', '-v', '--stats', join(dir, 'keep40.json')]);
-    expect(k.stderr).toMatch(/self-training round 1: \d+ sample segments \(2\d\d sentences\) taken as task text/);
+    expect(k.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences, 1[01]\.\d% of the sample's bytes\) taken as task text/);
     // fit --keep sizes the moves when the sample is given now; a detector that does not self-train refuses it.
     const k10 = join(dir, 'keep10.json');
     const f10 = await runMain(['fit', '--task', task, '--general', corpus, '--general-sample', '300', '--keep', '0.1', '-o', k10]);

@@ -16,7 +16,7 @@ describe.skipIf(!sharedDir())('the default method end to end (real text)', () =>
       const fit = await runMain(['fit', '-v', '--task', sharedPath('corpora', 'task-chemprot', 'train.jsonl.gz'), '--general', corpus, '-o', model]);
       expect(fit.code, fit.stderr).toBe(0);
       expect(fit.stderr).toMatch(/contrast: held-out AUROC \(\d+ task vs \d+ corpus sentences\): classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean 0\.\d{3}; chose classifier:rounds=1:expand=0\.05\+dsir:features=chars-folded:norm=mean/);
-      expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences\) taken as task text/);
+      expect(fit.stderr).toMatch(/self-training round 1: \d+ sample segments \(\d+ sentences, \d+\.\d% of the sample's bytes\) taken as task text/);
       // Running text: function words are counted and kept.
       expect(fit.stderr).toMatch(/contrast: function words are \d+% of the task's words and \d+% of the corpus sample's\n/);
       const m = JSON.parse(readFileSync(model, 'utf8'));

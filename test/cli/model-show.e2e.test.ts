@@ -25,7 +25,7 @@ describe.skipIf(!sharedDir())('tadpole model show (real text)', () => {
     const auroc = / (\d\.\d{3}); chose /.exec(choice)![1]!;
     expect(text).toMatch(new RegExp(`^contrast: held-out AUROC ${auroc.replace('.', '\\.')} \\(\\d+ task vs \\d+ corpus sentences set aside`, 'm'));
     expect((await runMain(['model', 'show', '-v', f('m.json')])).stdout.toString()).toContain(choice);
-    expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample, moved by mean: round 1: \d+ segments/m);
+    expect(text).toMatch(/^self-training: 4 rounds of 0\.05 of the sample's bytes, moved by mean: round 1: \d+ segments/m);
     const json = JSON.parse((await runMain(['model', 'show', f('m.json'), '--json'])).stdout.toString());
     expect(text).toMatch(/^method: contrast \(model version \d+\), seed 0\n  contrast \(the default\): learns what sets/);
     expect(json).toMatchObject({ method: 'contrast', state: 'fitted', counts: { taskSentences: expect.any(Number) }, selfTraining: { rounds: 4, moveBy: 'mean' } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupText } from '../../src/inspect/groups.js';
+import { groupText, OFFER_MIN_SHARE, offersAvoid } from '../../src/inspect/groups.js';
 import { Rng } from '../../src/core/rng.js';
 import { taskWords } from '../../src/inspect/task-words.js';
 
@@ -98,5 +98,32 @@ describe('groupText with the task', () => {
     // Three task-like groups part the three topics the task talks of.
     const words = taskLikeGroups(3, 6).map((g) => new Set(g.sentences.flatMap((s) => s.split(/\W+/))));
     for (const v of [KINASE, INSULIN, NEURON]) expect(words.filter((w) => v.some((x) => w.has(x))).length).toBe(1);
+  });
+
+  it('calls a group unlike the task only when the task is written as running text is; offers an --avoid for one of 1% of the text or more', () => {
+    // Hockey told to "you" among the task's kind of reports: its style sets it apart.
+    const you = (v: string[], n: number, seed: number, first: number) => {
+      const rng = new Rng(seed);
+      const out = { sentences: [] as string[], unit: [] as number[] };
+      for (let p = 0; p < n; p++) for (let k = 0; k < 5; k++) {
+        out.sentences.push(`You know you ${v[rng.int(v.length)]} it, do you ${v[rng.int(v.length)]} or ${v[rng.int(v.length)]} it with me?`);
+        out.unit.push(first + p);
+      }
+      return out;
+    };
+    const mixed = [pieces(KINASE, 10, 30, 0), pieces(INSULIN, 10, 31, 10), you(HOCKEY, 6, 32, 20)];
+    const text = mixed.flatMap((p) => p.sentences);
+    const units = mixed.flatMap((p) => p.unit);
+    const verdicts = (t: string[]) => groupText(text, units, { groups: 4, seed: 0, taskWords: taskWords(t, 0) });
+    const asText = verdicts(task);
+    expect(asText.some((g) => g.verdict === 'unlike')).toBe(true);
+    for (const g of asText) if (g.verdict === 'unlike') expect(g.sentences.every((x) => x.startsWith('You know'))).toBe(true);
+    // The same task as titles (its content words alone): no function words to read a style from, so nothing is unlike it.
+    const titles = task.map((x) => x.split(' ').filter((w) => !/^(Then|the|and|were|there\.)$/.test(w)).join(' '));
+    expect(verdicts(titles).filter((g) => g.verdict === 'unlike')).toEqual([]);
+    // The smallest group offered is 1% of the text.
+    expect(offersAvoid({ verdict: 'unlike', share: OFFER_MIN_SHARE })).toBe(true);
+    expect(offersAvoid({ verdict: 'unlike', share: OFFER_MIN_SHARE / 2 })).toBe(false);
+    expect(offersAvoid({ verdict: 'off-topic', share: 0.5 })).toBe(false);
   });
 });

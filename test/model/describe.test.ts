@@ -29,7 +29,7 @@ describe('a model file in words (tadpole model show)', () => {
     expect(describeModel(JSON.parse(JSON.stringify(model)))).toEqual(lines);
     const moved = s.selfTraining!.moved;
     expect(moved).toHaveLength(2);
-    expect(lines.at(-1)).toBe(`self-training: 2 rounds of 0.05 of the sample, moved by consensus: round 1: ${moved[0]!.segments} segments (${moved[0]!.sentences} sentences); round 2: ${moved[1]!.segments} segments (${moved[1]!.sentences} sentences)`);
+    expect(lines.at(-1)).toBe(`self-training: 2 rounds of 0.05 of the sample's bytes, moved by consensus: round 1: ${moved[0]!.segments} segments (${moved[0]!.sentences} sentences); round 2: ${moved[1]!.segments} segments (${moved[1]!.sentences} sentences)`);
   });
 
   it('a model fitted without --general says it waits for the corpus, and once completed names its sample', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { warnNearRandom } from '../../src/model/warnings.js';
 import { fitModel } from '../../src/model/fit.js';
 import { openScorer } from '../../src/model/open.js';
-import { autoChoiceOf, contrastSelector, parseCandidates, type AutoChoice } from '../../src/select/auto.js';
+import { AUTO_DEFAULTS, autoChoiceOf, contrastSelector, parseCandidates, withMovesSized, type AutoChoice } from '../../src/select/auto.js';
+import type { SelfTrainingRecord } from '../../src/select/self-training.js';
 import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
 
 describe('auto candidates', () => {
@@ -15,7 +16,41 @@ describe('auto candidates', () => {
   });
 });
 
+describe('the classifier parts move at most a quarter of the keep', () => {
+  it('sizes a classifier part by the keep, leaves the rest and larger keeps alone; a keep of 0 stops its move', () => {
+    const pair = 'classifier:rounds=1:expand=0.05+dsir:features=chars-folded:norm=mean';
+    expect(withMovesSized(pair, 0.2)).toBe(pair);
+    expect(withMovesSized(pair, undefined)).toBe(pair);
+    expect(withMovesSized(pair, 0.02)).toBe('classifier:rounds=1:expand=0.005+dsir:features=chars-folded:norm=mean');
+    expect(withMovesSized(pair, 0)).toBe('classifier:rounds=0:expand=0.05+dsir:features=chars-folded:norm=mean');
+    // Its own default move (0.1) is sized too; a part that does not move is left as it is.
+    expect(withMovesSized('classifier', 0.02)).toBe('classifier:expand=0.005');
+    expect(withMovesSized('classifier:rounds=0', 0.02)).toBe('classifier:rounds=0');
+  });
+});
+
 describe.skipIf(!HAVE_SHARED)('auto on real text (ChemProt task, bio vs BBC news)', () => {
+  it("at a scarce keep, self-trains only where the task's held-out median ranks within a fifth of it (selfTrain=always: whatever it ranks)", async () => {
+    const mix = smallMix();
+    const generalGroups = Uint32Array.from(mix.general, (_, i) => Math.floor(i / 5));
+    const fit = (keep: string, selfTrain?: string) => fitModel({ method: 'contrast', task: mix.task, general: mix.general, generalGroups, seed: 4, options: { keep, ...(selfTrain ? { selfTrain } : {}) } });
+    for (const keep of [0.002, 0.05, 0.2]) {
+      const model = await fit(String(keep));
+      const rank = autoChoiceOf(model.selector)!.candidates[0]!.taskMedianRank!;
+      expect(rank).toBeGreaterThanOrEqual(0);
+      expect(rank).toBeLessThanOrEqual(1);
+      const record = model.selector.state.selfTraining as SelfTrainingRecord;
+      const closed = keep <= AUTO_DEFAULTS.gateMaxKeep && rank > AUTO_DEFAULTS.gate * keep;
+      expect(record.skipped !== undefined, `keep ${keep}, rank ${rank}`).toBe(closed);
+      expect(record.moved.length > 0).toBe(!closed);
+      // Closed: the pair is fitted without the classifier's own move either.
+      if (closed) expect(JSON.stringify(model.selector.state.selector)).toContain('classifier:rounds=0');
+    }
+    // The bio half of this corpus outranks the task's median far past 0.2% of it: the gate closes there, and always opens it.
+    expect(((await fit('0.002')).selector.state.selfTraining as SelfTrainingRecord).skipped).toMatch(/held-out median sentence ranks past/);
+    expect(((await fit('0.002', 'always')).selector.state.selfTraining as SelfTrainingRecord).moved.length).toBeGreaterThan(0);
+  });
+
   it('measures every candidate on held-out data, keeps the best, records it, and the model scores like its choice', async () => {
     const mix = smallMix();
     const lines: string[] = [];

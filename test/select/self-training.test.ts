@@ -60,6 +60,40 @@ describe('self-training by segments', () => {
     expect(fits[2]!.task.slice(task.length)).toEqual([...general.slice(0, 8), ...general.slice(12, 16)]);
   });
 
+  it('counts the moves in bytes when asked: the same share of bytes takes fewer long sentences', async () => {
+    // Segments 0-1 (the most task-like) are 4 long sentences each; the rest short ones.
+    const long = (i: number) => `alpha beta gamma ${'lorem ipsum '.repeat(10)}${i}`;
+    const rows2 = [...seg(0, [0, 1, 2, 3].map(long)), ...seg(1, [4, 5, 6, 7].map(long)), ...Array.from({ length: 8 }, (_, k) => seg(2 + k, ['qq rr', 'rr ss', 'ss qq', 'qq ss'])).flat()];
+    const sample = rows2.map((r) => r[0]);
+    const groups2 = Uint32Array.from(rows2, (r) => r[1]);
+    const bytes = sample.reduce((a, x) => a + Buffer.byteLength(x), 0);
+    const { hooks } = wordOverlap();
+    const log: string[] = [];
+    const { record } = await selfTrain({ task, general: sample, generalGroups: groups2, seed: 1, options: {}, log: (l) => log.push(l) }, hooks, { rounds: 1, expand: 0.3, unit: 'bytes' });
+    // 30% of the bytes is reached within segment 0 (its 4 long sentences are over 40% of them); 30% of the sentences would have taken segments 0, 1 and 2.
+    expect(Buffer.byteLength(long(0)) * 4 / bytes).toBeGreaterThan(0.3);
+    expect(record).toMatchObject({ unit: 'bytes', moved: [{ segments: 1, sentences: 4 }] });
+    expect(log.join('\n')).toMatch(/round 1: 1 sample segments \(4 sentences, \d+\.\d% of the sample's bytes\)/);
+    const bySentences = await selfTrain({ task, general: sample, generalGroups: groups2, seed: 1, options: {} }, wordOverlap().hooks, { rounds: 1, expand: 0.3 });
+    expect(bySentences.record.moved).toEqual([{ segments: 3, sentences: 12 }]);
+  });
+
+  it("a caller's gate: asked after the first fit, it stops every move; the record and the log say why", async () => {
+    const { fits, hooks } = wordOverlap();
+    const log: string[] = [];
+    let asked = 0;
+    const gate = async () => (asked++, fits.length === 1 ? 'the moves would drift' : 'asked too late');
+    const { record } = await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {}, log: (l) => log.push(l) }, { ...hooks, proceed: gate }, { rounds: 2, expand: 0.15 });
+    expect(asked).toBe(1);
+    expect(fits).toHaveLength(1);
+    expect(record).toMatchObject({ moved: [], skipped: 'the moves would drift' });
+    expect(log).toContain('self-training skipped: the moves would drift');
+    // A gate that lets it go on changes nothing.
+    const open = await selfTrain({ task, general, generalGroups: groups, seed: 1, options: {} }, { ...wordOverlap().hooks, proceed: async () => undefined }, { rounds: 2, expand: 0.15 });
+    expect(open.record.moved).toHaveLength(2);
+    expect(open.record.skipped).toBeUndefined();
+  });
+
   it('without segments nothing is moved: one fit, and the log says why', async () => {
     const { fits, hooks } = wordOverlap();
     const log: string[] = [];
