@@ -287,10 +287,11 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
 
 /**
  * Whether the report offers a ready `fit --avoid` for the group: only for another kind of text
- * than the task ('unlike'). A group 'off-topic' (rare words, the task's way of writing) was
- * mostly the domain's own text on topics the task sample lacks: on a documentation mix the
- * first such group was 92% in-domain, and avoiding every offered group lowered the kept text's
- * in-domain share 69.0 -> 59.4% (docs/research.md, "What inspect offers").
+ * than the task ('unlike'), of at least OFFER_MIN_SHARE of the text. A group 'off-topic' (rare
+ * words, the task's way of writing) is mostly the domain's own text on topics the task's sample
+ * lacks: on the demo's kept text the five such groups were 73-100% the task's own kind
+ * (docs/benchmarks/task-share.md; what following the offers does: docs/research.md, "Scarce
+ * technical text").
  */
 export function offersAvoid(g: Pick<TextGroup, 'verdict' | 'share'>): boolean {
   return g.verdict === 'unlike' && g.share >= OFFER_MIN_SHARE;
@@ -299,7 +300,7 @@ export function offersAvoid(g: Pick<TextGroup, 'verdict' | 'share'>): boolean {
 /**
  * The smallest group offered an --avoid: a refit moves the kept text's in-domain share by up to
  * a point by itself, which a group under 1% of the text cannot pay for (groups of 0.1-0.9%
- * avoided, 100% out of domain, lowered it by up to 0.9 point: docs/research.md).
+ * avoided, 100% out of domain, lowered it by up to 0.9 point: docs/research.md, "Scarce technical text").
  */
 export const OFFER_MIN_SHARE = 0.01;
 

@@ -69,7 +69,7 @@ export const AUTO_DEFAULTS = {
    * text the model cannot tell from the task's neighbours, and each round teaches it its own
    * mistakes (documentation at 1-4% among other technical text: every round lost precision,
    * 67.7 -> 51.8% on Git's); where self-training helps the task's median sits far inside the keep
-   * (docs/research.md, "A gate on self-training").
+   * (docs/research.md, "Scarce technical text").
    */
   gate: 1 / 5,
   /**
@@ -117,7 +117,7 @@ export function parseCandidates(v: unknown): string[] {
  * A candidate whose classifier parts move at most a quarter of the share kept in their own
  * per-sentence self-training (classifier.ts `expand`), as the segment rounds do: at a keep of
  * 20% or more the default's 5% move is unchanged; at 1% its move of 5% of the sample's
- * sentences took mostly the domain's neighbours (docs/research.md, "Moves in the keep's unit").
+ * sentences took mostly the domain's neighbours (docs/research.md, "Scarce technical text").
  * A keep of 0: no move at all (rounds=0).
  */
 export function withMovesSized(candidate: string, keep: number | undefined): string {
@@ -313,10 +313,9 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   const proceed = async (): Promise<string | undefined> => {
     const measure = measured ? await measured : choice;
     const figure = measure.candidates.find((f) => f.name === measure.chosen);
-    const share = keep;
-    if (share === undefined || share > AUTO_DEFAULTS.gateMaxKeep) return undefined;
-    if (figure?.taskMedianRank === undefined || !(figure.taskMedianRank > AUTO_DEFAULTS.gate * share)) return undefined;
-    return `the task's held-out median sentence ranks past ${(100 * figure.taskMedianRank).toFixed(2)}% of held-out corpus sentences, more than a fifth of the ${(100 * share).toFixed(2)}% kept: moves sized by the keep would take text the model cannot tell from the task's (--option selfTrain=always to self-train anyway)`;
+    if (keep === undefined || keep > AUTO_DEFAULTS.gateMaxKeep) return undefined;
+    if (figure?.taskMedianRank === undefined || !(figure.taskMedianRank > AUTO_DEFAULTS.gate * keep)) return undefined;
+    return `the task's held-out median sentence ranks past ${(100 * figure.taskMedianRank).toFixed(2)}% of held-out corpus sentences, more than a fifth of the ${(100 * keep).toFixed(2)}% kept: moves sized by the keep would take text the model cannot tell from the task's (--option selfTrain=always to self-train anyway)`;
   };
   const first = await selfTrain(ctx, { fit: fitChosen, load, ...(guarded ? { guard } : {}), ...(gated ? { proceed } : {}) }, trainOpts);
   // Gated: the pair without the classifier's own per-sentence move either (one more fit).

@@ -78,10 +78,10 @@ export interface SelfTrainingRecord {
 }
 
 /**
- * What a move's size counts: the unit the keep counts. A keep of bytes sized in sentences moved
- * more than the domain held where its sentences are longer than the corpus's (documentation
- * among manual pages: the rounds were 100%, 79%, 60%, 51% in-domain; docs/research.md, "Moves
- * in the keep's unit"). Tokens are counted as bytes: the two are near proportional.
+ * What a move's size counts: the unit the keep counts. A keep of bytes sized in sentences moves
+ * more text than the keep where the domain's sentences are longer than the corpus's
+ * (documentation among manual pages; docs/research.md, "Scarce technical text"). Tokens are
+ * counted as bytes: the two are near proportional.
  */
 export const MOVE_UNITS = ['sentences', 'bytes'] as const;
 export type MoveUnit = (typeof MOVE_UNITS)[number];
