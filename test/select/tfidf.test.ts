@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitL2Logistic, tfidfSelector, tfidfVocabulary } from '../../src/select/tfidf.js';
 import { tfidfRows } from '../../src/select/sparse.js';
+import { b64ToF32 } from '../../src/core/b64.js';
 import { HAVE_SHARED, inDomainShareOfKept, smallMix } from './fixture.js';
 
 describe('tfidf vocabulary and rows', () => {
@@ -75,7 +76,7 @@ describe.skipIf(!HAVE_SHARED)('tfidf on a small real mix (ChemProt task; bio vs 
     const column = new Map<number, number>();
     buckets.forEach((b, c) => column.set(b, c));
     const X = tfidfRows(some, column, idf);
-    const w = new Float32Array(Buffer.from(json.state.weights as string, 'base64').buffer.slice(0));
+    const w = b64ToF32(json.state.weights);
     for (let r = 0; r < some.length; r++) {
       let z = json.state.bias as number;
       for (let k = X.ptr[r]!; k < X.ptr[r + 1]!; k++) z += w[X.idx[k]!]! * X.val[k]!;
