@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { scratchDir, untrackTemp } from '../io/atomic.js';
+import { removeScratch, scratchDir } from '../io/atomic.js';
 import { closeSpool, openSpool, STDIN } from '../io/input.js';
 import { resolveInput, type InputKind } from '../io/input-kind.js';
 import type { Sink } from '../io/sink.js';
@@ -122,8 +122,7 @@ const SCRATCH_FILE = /^(segments\.spill|docs\.index|stdin\.spool|range-\d+\.(spi
 /** The run's scratch: its own temp folder, or the files it wrote in a --work-dir (a full or vanished one too). */
 function dropScratch(work: string, own: boolean): void {
   if (own) {
-    rmSync(work, { recursive: true, force: true });
-    untrackTemp(work);
+    removeScratch(work);
     return;
   }
   let names: string[];

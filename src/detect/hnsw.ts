@@ -3,11 +3,11 @@
  * Labels are row numbers 0..n-1 of the matrix added.
  */
 import { createRequire } from 'node:module';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TadpoleError } from '../core/errors.js';
-import { scratchDir, untrackTemp } from '../io/atomic.js';
+import { removeScratch, scratchDir } from '../io/atomic.js';
 
 type Hnswlib = typeof import('hnswlib-node');
 
@@ -136,7 +136,6 @@ function throughFile<T>(fn: (file: string) => T): T {
   try {
     return fn(join(dir, 'index.bin'));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-    untrackTemp(dir);
+    removeScratch(dir);
   }
 }

@@ -11,7 +11,7 @@ import { Lsa } from '../select/lsa.js';
 import { sphericalKMeans, type KMeansResult } from './kmeans.js';
 import { wordsOf, type TaskWords } from './task-words.js';
 import { functionWordShare } from '../text/function-words.js';
-import { TELEGRAPHIC_DEFAULTS } from '../select/telegraphic.js';
+import { telegraphicShares } from '../select/telegraphic.js';
 
 export interface GroupOptions {
   /** Groups wanted (fewer when there are fewer pieces, or a cluster empties). */
@@ -185,7 +185,7 @@ export function groupText(sentences: readonly string[], unitOf: ArrayLike<number
   // A telegraphic task (titles, terse notes: well under the text's share of function words) is
   // written unlike any running text, so its style says nothing of a group's kind: no group is
   // called unlike it (on three title mixes every group was, 0-100% out of domain).
-  const telegraphic = opts.taskWords !== undefined && opts.taskWords.functionWords < TELEGRAPHIC_DEFAULTS.ratio * functionWordShare(sentences);
+  const telegraphic = opts.taskWords !== undefined && telegraphicShares(opts.taskWords.functionWords, functionWordShare(sentences));
   const { assign, similarity, centroids } = cluster(sentences, pieceOf, whole, n, opts.groups, opts.seed, unlike, opts.likeGroups ?? Math.max(1, Math.floor(opts.groups / 2)));
   const k0 = centroids.length / d;
   const referenceCount = new Float64Array(k0);

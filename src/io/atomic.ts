@@ -195,3 +195,9 @@ export function scratchDir(prefix: string): string {
     throw new TadpoleError('TADPOLE_IO', `cannot make a scratch folder in ${tmpdir()}: ${writeFailureWords(err, 'it does not exist')}; set TMPDIR to a writable folder${prefix === 'tadpole-' ? ', or give --work-dir DIR' : ''}`, { file: tmpdir(), cause: err });
   }
 }
+
+/** Removes a folder scratchDir made, and forgets it (nothing left for exit to remove). */
+export function removeScratch(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  untrackTemp(dir);
+}

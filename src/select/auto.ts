@@ -23,7 +23,7 @@ import { Rng } from '../core/rng.js';
 import { TadpoleError } from '../core/errors.js';
 import { auroc } from '../detect/metrics.js';
 import { factoryOf, fitEnsemble, loadEnsemble, meanStd } from './ensemble.js';
-import { parseComponentSpec } from './component-spec.js';
+import { formatComponentSpec, parseComponentSpec } from './component-spec.js';
 import { CLASSIFIER_DEFAULTS } from './classifier.js';
 import { FeatureCache } from './feature-cache.js';
 import { scoreFrom } from './raw-ngrams.js';
@@ -129,7 +129,7 @@ export function withMovesSized(candidate: string, keep: number | undefined): str
       const expand = options.expand !== undefined ? Number(options.expand) : CLASSIFIER_DEFAULTS.expand;
       if (name !== 'classifier' || options.rounds === '0' || !(expand > keep / 4)) return part;
       const sized = keep === 0 ? { ...options, rounds: '0' } : { ...options, expand: String(Number((keep / 4).toPrecision(6))) };
-      return [name, ...Object.entries(sized).map(([k, v]) => `${k}=${v}`)].join(':');
+      return formatComponentSpec({ name, options: sized });
     })
     .join('+');
 }

@@ -22,3 +22,8 @@ export function parseComponentSpec(spec: string): ComponentSpec {
   }
   return { name: name as string, options };
 }
+
+/** The spec text of a component: what parseComponentSpec reads back. */
+export function formatComponentSpec(spec: ComponentSpec): string {
+  return [spec.name, ...Object.entries(spec.options).map(([k, v]) => `${k}=${v}`)].join(':');
+}

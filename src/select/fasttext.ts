@@ -16,13 +16,13 @@
  * deterministic.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { accessSync, constants, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { b64ToBytes } from '../core/b64.js';
 import { TadpoleError } from '../core/errors.js';
 import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import { Rng } from '../core/rng.js';
-import { scratchDir, untrackTemp } from '../io/atomic.js';
+import { removeScratch, scratchDir } from '../io/atomic.js';
 import { needGeneral, needTask } from './options.js';
 import type { SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 import { MethodUnavailableError } from './unavailable.js';
@@ -226,8 +226,7 @@ class FasttextScorer implements SentenceScorer {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
     await this.closed;
     clearTimeout(timer);
-    rmSync(this.dir, { recursive: true, force: true });
-    untrackTemp(this.dir);
+    removeScratch(this.dir);
   }
 }
 
@@ -240,8 +239,7 @@ export function openFasttext(model: Buffer): SentenceScorer {
     writeFileSync(file, model);
     return new FasttextScorer(program, dir, file);
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    untrackTemp(dir);
+    removeScratch(dir);
     throw err;
   }
 }
@@ -280,8 +278,7 @@ export const fasttextSelector: SelectorFactory = {
       ctx.log?.(`fasttext: model ${(bin.length / 1e6).toFixed(1)} MB`);
       return { method: 'fasttext', params: { ...params, loss: 'softmax', thread: 1, seed }, state: { model: bin.toString('base64') } };
     } finally {
-      rmSync(dir, { recursive: true, force: true });
-      untrackTemp(dir);
+      removeScratch(dir);
     }
   },
   async load(json): Promise<SentenceScorer> {

@@ -14,7 +14,7 @@
  * title tasks, 0.43-0.49 (docs/research.md, "Telegraphic tasks").
  */
 import { functionWordShare } from '../text/function-words.js';
-import { parseComponentSpec } from './component-spec.js';
+import { formatComponentSpec, parseComponentSpec } from './component-spec.js';
 
 export const TELEGRAPHIC_DEFAULTS = {
   /** Below this ratio of the task's function-word share to the sample's, the task is telegraphic. */
@@ -67,10 +67,15 @@ export function telegraphicTask(f: FunctionWordFigures): string {
   return readsAsTitles(f) ? 'a task of titles' : 'a task with few function words';
 }
 
+/** Whether a task with `task` of its words function words is telegraphic beside a text with `general` of them. */
+export function telegraphicShares(task: number, general: number): boolean {
+  return general > 0 && task < TELEGRAPHIC_DEFAULTS.ratio * general;
+}
+
 export function functionWordFigures(task: readonly string[], general: readonly string[], mode: FunctionWordMode): FunctionWordFigures {
   const t = functionWordShare(task);
   const g = functionWordShare(general);
-  const skipped = mode === 'skip' || (mode === 'auto' && g > 0 && t < TELEGRAPHIC_DEFAULTS.ratio * g);
+  const skipped = mode === 'skip' || (mode === 'auto' && telegraphicShares(t, g));
   return { task: t, general: g, skipped, mode, titles: titleShare(task) };
 }
 
@@ -87,7 +92,7 @@ export function withoutFunctionWords(candidate: string): string {
       const features = options.features ?? (name === 'classifier' ? 'chars-folded' : undefined);
       if ((name !== 'classifier' && name !== 'dsir') || features !== 'chars-folded') return part;
       const out = { ...options, features: 'chars-folded-content' };
-      return [name, ...Object.entries(out).map(([k, v]) => `${k}=${v}`)].join(':');
+      return formatComponentSpec({ name, options: out });
     })
     .join('+');
 }

@@ -15,7 +15,7 @@
  * The fit is full-batch L-BFGS on sklearn's objective, 0.5 |w|^2 + C sum log-loss with an
  * unpenalised intercept: convex and deterministic, so the seed changes nothing.
  */
-import { b64ToF32, b64ToI32, declaredCount, f32ToB64, i32ToB64 } from '../core/b64.js';
+import { b64ToF32, b64ToI32, damaged, declaredCount, f32ToB64, i32ToB64 } from '../core/b64.js';
 import { TadpoleError } from '../core/errors.js';
 import { optionReader, type OptionDecl } from '../core/option-decl.js';
 import { NgramHasher } from '../text/fast-ngrams.js';
@@ -251,10 +251,10 @@ export const tfidfSelector: SelectorFactory = {
   },
   async load(json): Promise<SentenceScorer> {
     const bias = json.state.bias;
-    if (typeof bias !== 'number' || !Number.isFinite(bias)) throw new TadpoleError('TADPOLE_MODEL', 'model file is damaged: tfidf "bias" is not a number; refit the model or restore the file');
+    if (typeof bias !== 'number' || !Number.isFinite(bias)) throw damaged('tfidf "bias"', 'is not a number');
     const n = declaredCount(json.params.columns, 'tfidf "columns"');
     const buckets = b64ToI32(json.state.buckets, 'tfidf "buckets"', n);
-    if (buckets.some((b) => b < 0 || b >= HASH_BUCKETS)) throw new TadpoleError('TADPOLE_MODEL', `model file is damaged: tfidf "buckets" holds a bucket outside [0, ${HASH_BUCKETS}); refit the model or restore the file`);
+    if (buckets.some((b) => b < 0 || b >= HASH_BUCKETS)) throw damaged('tfidf "buckets"', `holds a bucket outside [0, ${HASH_BUCKETS})`);
     return new TfidfScorer(buckets, b64ToF32(json.state.idf, 'tfidf "idf"', n), b64ToF32(json.state.weights, 'tfidf "weights"', n), bias);
   },
 };
