@@ -44,11 +44,23 @@ for (const { name, file } of specNames(process.argv.slice(2))) {
   for (const fold of [0, 1]) {
     const pos = [];
     const neg = [];
-    for (const s of segs) if (s.doc % 2 === fold) for (let i = s.from; i < s.from + s.sentences; i++) (inDomain(docLabel[s.doc]) ? pos : neg).push(sentences[i]);
+    // UNIT=seg: whole segments (their sentences joined) are the examples and what is scored.
+    const bySeg = process.env.UNIT === 'seg';
+    const segText = (s) => sentences.slice(s.from, s.from + s.sentences).join(' ');
+    for (const s of segs) if (s.doc % 2 === fold) {
+      if (bySeg) (inDomain(docLabel[s.doc]) ? pos : neg).push(segText(s));
+      else for (let i = s.from; i < s.from + s.sentences; i++) (inDomain(docLabel[s.doc]) ? pos : neg).push(sentences[i]);
+    }
     const { weights, bias } = fitLogistic(pos, neg, { ...CLASSIFIER_DEFAULTS, seed: spec.seed });
     const h = new NgramHasher(weights.length);
     const test = segs.filter((s) => s.doc % 2 !== fold);
     const score = test.map((s) => {
+      if (bySeg) {
+        const n = h.hash(segText(s));
+        let z = 0;
+        for (let j = 0; j < n; j++) z += weights[h.ids[j]];
+        return -(bias + (n ? z / Math.sqrt(n) : 0));
+      }
       let sum = 0;
       for (let i = s.from; i < s.from + s.sentences; i++) {
         const n = h.hash(sentences[i]);

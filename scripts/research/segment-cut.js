@@ -30,8 +30,10 @@ export function segmentScoresBy(scores, segs, cut = 'mean', lens) {
   // average weight against the document's whole weight (short documents move most).
   const g = Number(arg2 ?? 0);
   const weighted = kind === 'len' || kind === 'lendoc';
-  const cap = kind === 'len' && arg ? k : 400;
-  const w = (i) => (weighted ? Math.max(1, Math.min(cap, lens[i])) : 1);
+  // env WCAP / WPOW (research): the weight's cap and power (the product's: 400 and 1).
+  const cap = kind === 'len' && arg ? k : Number(process.env.WCAP ?? 400);
+  const pow = Number(process.env.WPOW ?? 1);
+  const w = (i) => (weighted ? Math.max(1, Math.min(cap, lens[i])) ** pow : 1);
   const segSum = new Float64Array(segs.length);
   const segW = new Float64Array(segs.length);
   let at = 0;

@@ -62,8 +62,11 @@ import { FUNCTION_WORDS, functionWordShare } from '../../dist/text/function-word
 import { functionWordFigures } from '../../dist/select/telegraphic.js';
 import { segmentMeans } from '../../dist/select/self-training.js';
 import { AUTO_DEFAULTS, chooseCandidate } from '../../dist/select/auto.js';
+import { BOUNDARY_DEFAULTS } from '../../dist/select/boundary.js';
 import { cacheDir, inDomainShare, KEEP_BY, loadSuiteSpec, sampleCacheDir, taskInForm } from './suite-cache.js';
 
+// env BND_MAX, BND_FROM, BND_TO, BND_SHARE (research): the boundary refit's constants (src/select/boundary.ts).
+for (const [env, key] of [['BND_MAX', 'maxKeep'], ['BND_FROM', 'from'], ['BND_TO', 'to'], ['BND_SHARE', 'share'], ['BND_GSHARE', 'gatedShare'], ['BND_GROUNDS', 'gatedRounds']]) if (process.env[env]) BOUNDARY_DEFAULTS[key] = Number(process.env[env]);
 const READER = { format: 'jsonl', textField: 'text', docPerLine: false, strict: true };
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -263,6 +266,36 @@ for (const name of names) {
       for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
     }
     spec.keep = p;
+  }
+  // ORACLETASK=n (research): the task drawn from the mix's own in-domain documents (n seeded
+  // sentences of those with an odd ordinal), those documents taken out of the mix and the
+  // general sample redrawn: what the method keeps when the task covers its domain as the
+  // corpus writes it (a ceiling for a task that is a fair sample of the domain).
+  if (process.env.ORACLETASK) {
+    const out = (sg) => sg[0] === c.inIdx && sg[3] % 2 === 1;
+    const segs = [];
+    const sentences = [];
+    const pool = [];
+    let at = 0;
+    for (const sg of c.segs) {
+      const ss = c.sentences.slice(at, at + sg[1]);
+      if (out(sg)) pool.push(...ss);
+      else { segs.push(sg); sentences.push(...ss); }
+      at += sg[1];
+    }
+    c.segs = segs;
+    c.sentences = sentences;
+    if (!process.env.ORACLEMIXONLY) c.task = new Rng(spec.seed + 5).sample(pool.length, Math.min(pool.length, Number(process.env.ORACLETASK))).map((i) => pool[i]);
+    const starts = [];
+    let pos = 0;
+    for (const sg of segs) { starts.push(pos); pos += sg[1]; }
+    c.general = [];
+    c.generalGroups = [];
+    for (const si of new Rng(spec.seed + 1).shuffle(segs.map((_, i) => i))) {
+      if (c.general.length >= 20000) break;
+      for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
+    }
+    if (keepShare) spec.keep = inDomainShare(c);
   }
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
   if (process.env.TASK) c.task = new Rng(spec.seed + 9).sample(c.task.length, Math.min(c.task.length, Number(process.env.TASK))).sort((a, b) => a - b).map((i) => c.task[i]);

@@ -37,7 +37,7 @@ import { ARTEFACT_MODES, describeArtefacts, findTaskArtefacts, stripArtefacts } 
 import { describeFunctionWords, FUNCTION_WORD_MODES, functionWordFigures, telegraphicTask, withoutFunctionWords, type FunctionWordMode } from './telegraphic.js';
 import type { FitContext, LoadContext, SelectorFactory, SelectorJSON, SentenceScorer } from './selector.js';
 import { probeTaskShare } from './share-probe.js';
-import { BOUNDARY_MODES, boundaryApplies, boundaryBand, describeBoundary, type BoundaryMode, type BoundaryRecord } from './boundary.js';
+import { BOUNDARY_DEFAULTS, BOUNDARY_MODES, boundaryApplies, boundaryBand, describeBoundary, type BoundaryMode, type BoundaryRecord } from './boundary.js';
 import { describeTaskShare } from '../cut/share-estimate.js';
 
 export type { AutoChoice } from './choice.js';
@@ -96,7 +96,7 @@ export const CONTRAST_OPTIONS: readonly OptionDecl[] = [
   { name: 'artefacts', type: 'choice', default: 'auto', choices: ARTEFACT_MODES, help: 'auto strips tokens the task file adds and the corpus lacks (labels, ids, prefixes); keep keeps them' },
   { name: 'functionWords', type: 'choice', default: 'auto', choices: FUNCTION_WORD_MODES, help: "auto leaves function words out when the task has well under the corpus sample's share of them (titles, terse notes); keep, skip" },
   AVOID_SHARE_OPTION,
-  { name: 'boundary', type: 'choice', default: 'auto', choices: BOUNDARY_MODES, help: 'auto: at a keep of 2.5% or less, a second self-training weighs the sample text ranked just past the keep on the general side; off' },
+  { name: 'boundary', type: 'choice', default: 'auto', choices: BOUNDARY_MODES, help: 'auto: at a keep of 2.5% or less, a second self-training weighs the sample text ranked just past the keep on the general side, and where the gate stops self-training two refits do; off' },
   { name: 'expand', type: 'number', defaultText: `keep / 4 (${SELF_TRAINING_DEFAULTS.expand})`, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of the sample moved per round (cumulative; rounds x expand under 1)', experimental: true },
   { name: 'candidates', type: 'string', default: AUTO_DEFAULTS.candidates, help: "scorers measured on held-out sentences, the best kept: a,b,a+b ('+': z-score ensemble; name:key=value for a component's options)", experimental: true },
   { name: 'holdout', type: 'number', default: AUTO_DEFAULTS.holdout, min: 0, max: 1, minOpen: true, maxOpen: true, help: 'share of task and sample sentences held out to measure the candidates', experimental: true },
@@ -330,15 +330,28 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
   let { selector, record } = first;
   let boundary: BoundaryRecord | undefined;
   const boundaryMode = read.string<BoundaryMode>('boundary');
-  if (record.bySegments && !record.skipped && boundaryApplies(boundaryMode, keep)) {
-    const scorer = await load(selector);
-    let scores: Float64Array;
+  const scoreSample = async (json: SelectorJSON): Promise<Float64Array> => {
+    const scorer = await load(json);
     try {
-      scores = await scoreFrom(scorer, ctx.general, ctx.features);
+      return await scoreFrom(scorer, ctx.general, ctx.features);
     } finally {
       await scorer.dispose();
     }
-    const band = boundaryBand(ctx.general, scores, ctx.generalGroups as Uint32Array, keep, ctx.seed + 17, unit);
+  };
+  if (record.bySegments && record.skipped && boundaryMode === 'auto' && keep !== undefined) {
+    // Gated: nothing moves to the task side, but the text just past the keep weighs on the
+    // general side of refits of the pair, a band from each refit's ranking (boundary.ts).
+    const sides: string[] = [];
+    for (let r = 0; r < BOUNDARY_DEFAULTS.gatedRounds; r++) {
+      const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17 + r, unit, BOUNDARY_DEFAULTS.gatedShare);
+      if (band.side.length === 0) break;
+      boundary = { ...band.record, refits: r + 1 };
+      ctx.log?.(describeBoundary(boundary));
+      sides.push(...band.side);
+      selector = await fitCandidate(withMovesSized(choice.chosen, 0), ctx.task, [...ctx.general, ...sides], ctx.seed);
+    }
+  } else if (record.bySegments && !record.skipped && boundaryApplies(boundaryMode, keep)) {
+    const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17, unit);
     boundary = band.record;
     ctx.log?.(describeBoundary(band.record));
     if (band.side.length > 0) {

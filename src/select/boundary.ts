@@ -26,6 +26,15 @@ export const BOUNDARY_DEFAULTS = {
   to: 5,
   /** The band's extra weight on the general side, as a share of the sample's. */
   share: 0.05,
+  /**
+   * Where the gate stopped self-training (auto.ts), the pair is refitted this many times, each
+   * with the band of the last fit's ranking added to the bands before it, each band weighing
+   * `gatedShare` of the sample: no text moves to the task side, but what nearly made the keep
+   * weighs on the general side (on documentation among other technical text, the text just past
+   * the keep is mostly the domain's neighbours: docs/research.md, "Scarce technical text").
+   */
+  gatedRounds: 2,
+  gatedShare: 0.5,
 } as const;
 
 export const BOUNDARY_MODES = ['auto', 'off'] as const;
@@ -41,6 +50,8 @@ export interface BoundaryRecord {
   from: number;
   to: number;
   share: number;
+  /** Gated: the refits made without self-training (each adds a band); absent for the second self-training. */
+  refits?: number;
 }
 
 /** Whether the boundary refit is made for this keep (the share the user will keep, when known). */
@@ -53,8 +64,8 @@ export function boundaryApplies(mode: BoundaryMode, keep: number | undefined): k
  * (most task-like first, by the segment mean of `scores`), and the copies of their sentences
  * that join the general side, `share` of the sample's weight, as --avoid text joins it.
  */
-export function boundaryBand(general: string[], scores: Float64Array, groups: Uint32Array, keep: number, seed: number, unit: MoveUnit = 'sentences'): { side: string[]; record: BoundaryRecord } {
-  const { from, to, share } = BOUNDARY_DEFAULTS;
+export function boundaryBand(general: string[], scores: Float64Array, groups: Uint32Array, keep: number, seed: number, unit: MoveUnit = 'sentences', share: number = BOUNDARY_DEFAULTS.share): { side: string[]; record: BoundaryRecord } {
+  const { from, to } = BOUNDARY_DEFAULTS;
   const means = segmentMeans(general, scores, groups);
   const weights = unitWeights(general, unit);
   const total = weights.reduce((a, w) => a + w, 0);
@@ -81,5 +92,6 @@ export function boundaryBand(general: string[], scores: Float64Array, groups: Ui
 export function describeBoundary(r: BoundaryRecord): string {
   if (r.segments === 0) return 'boundary: no sample segments past the share kept, so no second fit';
   const used = r.used < r.sentences ? `a seeded ${r.used} of their sentences` : 'their sentences';
-  return `boundary: ${r.segments} sample segments (${r.sentences} sentences) rank from ${r.from}x to ${r.to}x the share kept, just past it; ${used} count ${r.copies} more time${r.copies === 1 ? '' : 's'} on the general side of a second self-training (${(100 * r.share).toFixed(0)}% of the sample's weight)`;
+  const fit = r.refits === undefined ? 'a second self-training' : `refit ${r.refits} of the pair, no self-training (the gate)`;
+  return `boundary: ${r.segments} sample segments (${r.sentences} sentences) rank from ${r.from}x to ${r.to}x the share kept, just past it; ${used} count ${r.copies} more time${r.copies === 1 ? '' : 's'} on the general side of ${fit} (${(100 * r.share).toFixed(0)}% of the sample's weight)`;
 }

@@ -7,6 +7,7 @@ import { sampleSentences } from '../../src/io/sample.js';
 import { describeModel } from '../../src/model/describe.js';
 import { builtinTaskSentences } from '../helpers/builtin.js';
 import { ROOT } from '../helpers/cli.js';
+import type { SelfTrainingRecord } from '../../src/select/self-training.js';
 
 describe('boundaryApplies', () => {
   it('applies at a keep of 2.5% or less, known, with the mode auto', () => {
@@ -85,5 +86,29 @@ describe('the default fits a second time on its boundary at small keeps (the bui
     expect(off.selector.state.taskShare).toEqual(small.selector.state.taskShare);
     expect(off.selector.state.selector).not.toEqual(small.selector.state.selector);
     await expect(fit({ keep: '0.02', boundary: 'on' })).rejects.toThrow(/invalid boundary "on" for method contrast/);
+  });
+});
+
+describe('where the gate stops self-training, the band weighs on refits of the pair instead', () => {
+  it('refits twice, each with a band of the last ranking added, records and logs it; boundary=off fits once', async () => {
+    const sample = await sampleSentences([join(ROOT, 'corpora', 'builtin', 'mix.jsonl.gz')], { ...DEFAULT_READER, format: 'jsonl' }, { size: 3000, seed: 1 });
+    const fit = (options: Record<string, string>, lines: string[] = []) => fitModel({ method: 'contrast', task: builtinTaskSentences(600), general: sample.sentences, generalGroups: sample.groups, seed: 4, options: { keepBy: 'sentences', keep: '0.01', ...options }, log: (l) => lines.push(l) });
+    const lines: string[] = [];
+    const gated = await fit({}, lines);
+    expect((gated.selector.state.selfTraining as SelfTrainingRecord).skipped).toMatch(/held-out median sentence ranks past/);
+    const band = gated.selector.state.boundary as BoundaryRecord;
+    expect(band).toMatchObject({ from: 1.5, to: 5, share: BOUNDARY_DEFAULTS.gatedShare, refits: BOUNDARY_DEFAULTS.gatedRounds });
+    // 1.5x to 5x the keep: 1.5-5% of the sample's sentences, each counted again to half the sample.
+    expect(band.sentences / 3000).toBeGreaterThan(0.03);
+    expect(band.sentences / 3000).toBeLessThan(0.06);
+    expect(band.used).toBe(band.sentences);
+    expect(band.copies).toBe(Math.round(1500 / band.sentences));
+    const refits = lines.filter((l) => l.startsWith('boundary: ') && /refit \d of the pair, no self-training \(the gate\)/.test(l));
+    expect(refits.length).toBe(BOUNDARY_DEFAULTS.gatedRounds);
+    expect(lines.some((l) => l.startsWith('self-training round'))).toBe(false);
+    expect(describeModel(gated).some((l) => l.includes('refit 2 of the pair'))).toBe(true);
+    const off = await fit({ boundary: 'off' });
+    expect(off.selector.state.boundary).toBeUndefined();
+    expect(off.selector.state.selector).not.toEqual(gated.selector.state.selector);
   });
 });
