@@ -13,7 +13,9 @@
  *
  * Only at keeps of 2.5% or less (where the sample grows too: model/complete.ts): at 20% the band
  * is 30-100% of the sample, holds the domain's own tail, and lowered the worst mixes (news-brown
- * 51.8 -> 47.3%). Figures: docs/research.md, "Scarce domains".
+ * 51.8 -> 47.3%). Figures: docs/research.md, "Scarce domains". Where the gate stops
+ * self-training (keeps of 5% or less, auto.ts), the bands weigh on refits of the pair instead
+ * (`gatedRounds`): docs/research.md, "Scarce technical text".
  */
 import { avoidSide } from './avoid.js';
 import { meanOrder, segmentMeans, unitWeights, type MoveUnit } from './self-training.js';
