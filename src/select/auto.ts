@@ -344,7 +344,10 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
     const sides: string[] = [];
     for (let r = 0; r < BOUNDARY_DEFAULTS.gatedRounds; r++) {
       const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17 + r, unit, BOUNDARY_DEFAULTS.gatedShare);
-      if (band.side.length === 0) break;
+      if (band.side.length === 0) {
+        if (r === 0) ctx.log?.(describeBoundary(band.record));
+        break;
+      }
       boundary = { ...band.record, refits: r + 1 };
       ctx.log?.(describeBoundary(boundary));
       sides.push(...band.side);
