@@ -54,20 +54,17 @@ for (const { name, file } of specNames(process.argv.slice(2))) {
     const { weights, bias } = fitLogistic(pos, neg, { ...CLASSIFIER_DEFAULTS, seed: spec.seed });
     const h = new NgramHasher(weights.length);
     const test = segs.filter((s) => s.doc % 2 !== fold);
+    // Minus the logit of a text, as the classifier scores a sentence.
+    const scoreText = (t) => {
+      const n = h.hash(t);
+      let z = 0;
+      for (let j = 0; j < n; j++) z += weights[h.ids[j]];
+      return -(bias + (n ? z / Math.sqrt(n) : 0));
+    };
     const score = test.map((s) => {
-      if (bySeg) {
-        const n = h.hash(segText(s));
-        let z = 0;
-        for (let j = 0; j < n; j++) z += weights[h.ids[j]];
-        return -(bias + (n ? z / Math.sqrt(n) : 0));
-      }
+      if (bySeg) return scoreText(segText(s));
       let sum = 0;
-      for (let i = s.from; i < s.from + s.sentences; i++) {
-        const n = h.hash(sentences[i]);
-        let z = 0;
-        for (let j = 0; j < n; j++) z += weights[h.ids[j]];
-        sum += -(bias + (n ? z / Math.sqrt(n) : 0));
-      }
+      for (let i = s.from; i < s.from + s.sentences; i++) sum += scoreText(sentences[i]);
       return sum / s.sentences;
     });
     const kept = selectKeptInMemory(Float64Array.from(score), Float64Array.from(test, (s) => s.sentences), spec.keep);

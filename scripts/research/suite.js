@@ -182,6 +182,24 @@ function quotaKept(scores, c, keep, cut, spec) {
   return kept;
 }
 
+/**
+ * The mix narrowed to `segs` (and their `sentences`), and the general sample redrawn from it
+ * as the eval draws one: whole segments in a seeded order, about 20,000 sentences.
+ */
+function narrowMix(c, segs, sentences, seed) {
+  c.segs = segs;
+  c.sentences = sentences;
+  const starts = [];
+  let pos = 0;
+  for (const sg of segs) { starts.push(pos); pos += sg[1]; }
+  c.general = [];
+  c.generalGroups = [];
+  for (const si of new Rng(seed + 1).shuffle(segs.map((_, i) => i))) {
+    if (c.general.length >= 20000) break;
+    for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
+  }
+}
+
 function keptCharShare(scores, c, keep, cut, spec) {
   const kept = process.env.QUOTA || cut.startsWith('q:') ? quotaKept(scores, c, keep, cut, spec) : keptSegments(scores, c.segs, keep, cut, c.lens);
   let all = 0;
@@ -252,19 +270,7 @@ for (const name of names) {
       if (docKeep.get(sg[3])) { segs.push(sg); sentences.push(...c.sentences.slice(at, at + sg[1])); }
       at += sg[1];
     }
-    c.segs = segs;
-    c.sentences = sentences;
-    // The general sample: whole segments in a seeded order, about 20,000 sentences.
-    const starts = [];
-    let pos = 0;
-    for (const sg of segs) { starts.push(pos); pos += sg[1]; }
-    const pick = new Rng(spec.seed + 1).shuffle(segs.map((_, i) => i));
-    c.general = [];
-    c.generalGroups = [];
-    for (const si of pick) {
-      if (c.general.length >= 20000) break;
-      for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
-    }
+    narrowMix(c, segs, sentences, spec.seed);
     spec.keep = p;
   }
   // ORACLETASK=n (research): the task drawn from the mix's own in-domain documents (n seeded
@@ -283,18 +289,8 @@ for (const name of names) {
       else { segs.push(sg); sentences.push(...ss); }
       at += sg[1];
     }
-    c.segs = segs;
-    c.sentences = sentences;
+    narrowMix(c, segs, sentences, spec.seed);
     if (!process.env.ORACLEMIXONLY) c.task = new Rng(spec.seed + 5).sample(pool.length, Math.min(pool.length, Number(process.env.ORACLETASK))).map((i) => pool[i]);
-    const starts = [];
-    let pos = 0;
-    for (const sg of segs) { starts.push(pos); pos += sg[1]; }
-    c.general = [];
-    c.generalGroups = [];
-    for (const si of new Rng(spec.seed + 1).shuffle(segs.map((_, i) => i))) {
-      if (c.general.length >= 20000) break;
-      for (let j = 0; j < segs[si][1]; j++) { c.general.push(sentences[starts[si] + j]); c.generalGroups.push(si); }
-    }
     if (keepShare) spec.keep = inDomainShare(c);
   }
   // TASK=n: a seeded n of the task's sentences only (how a method holds with a small task).
