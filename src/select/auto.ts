@@ -338,28 +338,31 @@ export async function fitAuto(given: FitContext): Promise<SelectorJSON> {
       await scorer.dispose();
     }
   };
-  if (record.bySegments && record.skipped && boundaryMode === 'auto' && keep !== undefined) {
-    // Gated: nothing moves to the task side, but the text just past the keep weighs on the
-    // general side of refits of the pair, a band from each refit's ranking (boundary.ts).
-    const sides: string[] = [];
-    for (let r = 0; r < BOUNDARY_DEFAULTS.gatedRounds; r++) {
-      const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17 + r, unit, BOUNDARY_DEFAULTS.gatedShare);
-      if (band.side.length === 0) {
-        if (r === 0) ctx.log?.(describeBoundary(band.record));
-        break;
+  const closed = record.skipped !== undefined;
+  if (record.bySegments && boundaryApplies(boundaryMode, keep, closed)) {
+    if (closed) {
+      // Gated: nothing moves to the task side, but the text just past the keep weighs on the
+      // general side of refits of the pair, a band from each refit's ranking (boundary.ts).
+      const sides: string[] = [];
+      for (let r = 0; r < BOUNDARY_DEFAULTS.gatedRounds; r++) {
+        const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17 + r, unit, BOUNDARY_DEFAULTS.gatedShare);
+        if (band.side.length === 0) {
+          if (r === 0) ctx.log?.(describeBoundary(band.record));
+          break;
+        }
+        boundary = { ...band.record, refits: r + 1 };
+        ctx.log?.(describeBoundary(boundary));
+        sides.push(...band.side);
+        selector = await fitCandidate(withMovesSized(choice.chosen, 0), ctx.task, [...ctx.general, ...sides], ctx.seed);
       }
-      boundary = { ...band.record, refits: r + 1 };
-      ctx.log?.(describeBoundary(boundary));
-      sides.push(...band.side);
-      selector = await fitCandidate(withMovesSized(choice.chosen, 0), ctx.task, [...ctx.general, ...sides], ctx.seed);
-    }
-  } else if (record.bySegments && !record.skipped && boundaryApplies(boundaryMode, keep)) {
-    const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17, unit);
-    boundary = band.record;
-    ctx.log?.(describeBoundary(band.record));
-    if (band.side.length > 0) {
-      const fitBand = (task: string[], general: string[], seed: number) => fitChosen(task, [...general, ...band.side], seed);
-      ({ selector, record } = await selfTrain(ctx, { fit: fitBand, load, ...(guarded ? { guard } : {}) }, trainOpts));
+    } else {
+      const band = boundaryBand(ctx.general, await scoreSample(selector), ctx.generalGroups as Uint32Array, keep, ctx.seed + 17, unit);
+      boundary = band.record;
+      ctx.log?.(describeBoundary(band.record));
+      if (band.side.length > 0) {
+        const fitBand = (task: string[], general: string[], seed: number) => fitChosen(task, [...general, ...band.side], seed);
+        ({ selector, record } = await selfTrain(ctx, { fit: fitBand, load, ...(guarded ? { guard } : {}) }, trainOpts));
+      }
     }
   }
   if (measured) {

@@ -56,9 +56,13 @@ export interface BoundaryRecord {
   refits?: number;
 }
 
-/** Whether the boundary refit is made for this keep (the share the user will keep, when known). */
-export function boundaryApplies(mode: BoundaryMode, keep: number | undefined): keep is number {
-  return mode === 'auto' && keep !== undefined && keep <= BOUNDARY_DEFAULTS.maxKeep;
+/**
+ * Whether the boundary refit is made for this keep (the share the user will keep, when known).
+ * `gated`: the gate stopped self-training (auto.ts), which it does only at small keeps; the refits
+ * are then made at any keep it closed at.
+ */
+export function boundaryApplies(mode: BoundaryMode, keep: number | undefined, gated = false): keep is number {
+  return mode === 'auto' && keep !== undefined && (gated || keep <= BOUNDARY_DEFAULTS.maxKeep);
 }
 
 /**

@@ -17,6 +17,10 @@ describe('boundaryApplies', () => {
     expect(boundaryApplies('auto', 0.2)).toBe(false);
     expect(boundaryApplies('auto', undefined)).toBe(false);
     expect(boundaryApplies('off', 0.01)).toBe(false);
+    // Where the gate closed, at any keep it closed at; never without a keep or with off.
+    expect(boundaryApplies('auto', 0.05, true)).toBe(true);
+    expect(boundaryApplies('auto', undefined, true)).toBe(false);
+    expect(boundaryApplies('off', 0.05, true)).toBe(false);
   });
 });
 
